@@ -1,0 +1,113 @@
+import { conflict, notFound, unauthorized } from '../../domain/errors.js';
+import type { Principal, Role, User } from '../../domain/users.js';
+import type { Logger } from '../shared/ports.js';
+import type { PasswordHasher, TokenService, UserRepository } from './auth.ports.js';
+
+export interface Session {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  user: UserOut;
+}
+
+export interface UserOut {
+  id: string;
+  email: string;
+  display_name: string | null;
+  role: Role;
+}
+
+export const toUserOut = (u: User): UserOut => ({
+  id: u.id,
+  email: u.email,
+  display_name: u.displayName,
+  role: u.role,
+});
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export class AuthService {
+  /** A hash of a random password: verifying against it costs what a real verify costs. */
+  private dummyHash: Promise<string>;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+    private readonly log: Logger,
+  ) {
+    this.dummyHash = hasher.hash(`dummy-${Math.random()}`);
+  }
+
+  async register(input: { email: string; password: string; display_name?: string | null }): Promise<Session> {
+    const email = normalizeEmail(input.email);
+    if (await this.users.findByEmail(email))
+      throw conflict('an account with this e-mail exists', 'email_taken');
+    const passwordHash = await this.hasher.hash(input.password);
+    const user = await this.users
+      .create({ email, passwordHash, displayName: input.display_name?.trim() || null, role: 'user' })
+      .catch((e: unknown) => {
+        // two registrations racing for one e-mail: the unique index decides
+        if (
+          String((e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code) ===
+          '23505'
+        )
+          throw conflict('an account with this e-mail exists', 'email_taken');
+        throw e;
+      });
+    this.log.info({ event: 'auth.registered', user_id: user.id });
+    return this.session(user);
+  }
+
+  async login(input: { email: string; password: string }): Promise<Session> {
+    const record = await this.users.findByEmail(normalizeEmail(input.email));
+    // Verify against a dummy hash when the e-mail is unknown, so timing does not reveal existence.
+    const ok = await this.hasher.verify(input.password, record?.passwordHash ?? (await this.dummyHash));
+    if (!record || !ok) {
+      this.log.info({ event: 'auth.login_failed' });
+      throw unauthorized('invalid e-mail or password', 'invalid_credentials');
+    }
+    return this.session(record);
+  }
+
+  async me(principal: Principal): Promise<UserOut> {
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw unauthorized('the account no longer exists', 'invalid_token');
+    return toUserOut(user);
+  }
+
+  async authenticate(token: string): Promise<Principal | null> {
+    return this.tokens.verify(token);
+  }
+
+  /** ADMIN_EMAIL/ADMIN_PASSWORD at start and `cli user:create --admin`: create or promote. */
+  async ensureUser(input: { email: string; password: string; role: Role; displayName?: string }): Promise<{
+    user: UserOut;
+    created: boolean;
+  }> {
+    const email = normalizeEmail(input.email);
+    const existing = await this.users.findByEmail(email);
+    if (existing) {
+      const patch: { role?: Role; passwordHash?: string } = {};
+      if (input.role === 'admin' && existing.role !== 'admin') patch.role = 'admin';
+      if (!(await this.hasher.verify(input.password, existing.passwordHash)))
+        patch.passwordHash = await this.hasher.hash(input.password);
+      if (Object.keys(patch).length) await this.users.update(existing.id, patch);
+      const user = await this.users.findById(existing.id);
+      if (!user) throw notFound('user');
+      return { user: toUserOut(user), created: false };
+    }
+    const user = await this.users.create({
+      email,
+      passwordHash: await this.hasher.hash(input.password),
+      displayName: input.displayName ?? null,
+      role: input.role,
+    });
+    return { user: toUserOut(user), created: true };
+  }
+
+  private async session(user: User): Promise<Session> {
+    const { token, expiresIn } = await this.tokens.sign({ userId: user.id, role: user.role });
+    return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toUserOut(user) };
+  }
+}

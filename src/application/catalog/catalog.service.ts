@@ -1,0 +1,262 @@
+import { conflict, invalid, notFound } from '../../domain/errors.js';
+import type { Provider, ProviderType, Source, SourceKind, Topic } from '../../domain/catalog.js';
+import { slugify } from '../../domain/text.js';
+import type { ProviderRepository, SourceRepository, TopicRepository } from './catalog.ports.js';
+
+export interface TopicOut {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  is_active: boolean;
+}
+
+export interface SourceOut {
+  id: string;
+  topic_id: string;
+  name: string;
+  kind: SourceKind;
+  url: string;
+  enabled: boolean;
+  last_fetched_at: string | null;
+  last_error: string | null;
+}
+
+export interface ProviderOut {
+  id: string;
+  name: string;
+  type: ProviderType;
+  base_url: string;
+  model: string;
+  image_model: string | null;
+  has_api_key: boolean;
+  is_active: boolean;
+}
+
+const topicOut = (t: Topic): TopicOut => ({
+  id: t.id,
+  name: t.name,
+  slug: t.slug,
+  description: t.description,
+  is_active: t.isActive,
+});
+const sourceOut = (s: Source): SourceOut => ({
+  id: s.id,
+  topic_id: s.topicId,
+  name: s.name,
+  kind: s.kind,
+  url: s.url,
+  enabled: s.enabled,
+  last_fetched_at: s.lastFetchedAt?.toISOString() ?? null,
+  last_error: s.lastError,
+});
+const providerOut = (p: Provider): ProviderOut => ({
+  id: p.id,
+  name: p.name,
+  type: p.type,
+  base_url: p.baseUrl,
+  model: p.model,
+  image_model: p.imageModel,
+  has_api_key: Boolean(p.apiKey),
+  is_active: p.isActive,
+});
+
+const isUniqueViolation = (e: unknown) => {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err.code === '23505' || err.cause?.code === '23505';
+};
+const isForeignKeyViolation = (e: unknown) => {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err.code === '23503' || err.cause?.code === '23503';
+};
+
+function checkHttpUrl(url: string, field: string) {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw invalid(`${field} is not a valid URL`, 'invalid_url', [
+      { path: `/${field}`, message: 'not a URL' },
+    ]);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw invalid(`${field} must be http or https`, 'invalid_url', [
+      { path: `/${field}`, message: 'http(s) only' },
+    ]);
+}
+
+/** Topics, sources and providers: the admin basics of DESIGN.md §4. */
+export class CatalogService {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly sources: SourceRepository,
+    private readonly providers: ProviderRepository,
+  ) {}
+
+  async listTopics(opts: { includeInactive?: boolean } = {}) {
+    return (await this.topics.list({ activeOnly: !opts.includeInactive })).map(topicOut);
+  }
+
+  async createTopic(input: { name: string; description?: string | null; is_active?: boolean }) {
+    const name = input.name.trim();
+    const slug = slugify(name);
+    if (!slug) throw invalid('name must contain letters or digits', 'invalid_name');
+    try {
+      return topicOut(
+        await this.topics.create({
+          name,
+          slug,
+          description: input.description ?? null,
+          isActive: input.is_active ?? true,
+        }),
+      );
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(`a topic named "${name}" exists`, 'topic_exists');
+      throw e;
+    }
+  }
+
+  async updateTopic(id: string, patch: { name?: string; description?: string | null; is_active?: boolean }) {
+    const next: Partial<Omit<Topic, 'id'>> = {};
+    if (patch.name !== undefined) {
+      next.name = patch.name.trim();
+      next.slug = slugify(next.name);
+      if (!next.slug) throw invalid('name must contain letters or digits', 'invalid_name');
+    }
+    if (patch.description !== undefined) next.description = patch.description;
+    if (patch.is_active !== undefined) next.isActive = patch.is_active;
+    try {
+      const t = await this.topics.update(id, next);
+      if (!t) throw notFound('topic');
+      return topicOut(t);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(`a topic named "${patch.name}" exists`, 'topic_exists');
+      throw e;
+    }
+  }
+
+  async deleteTopic(id: string) {
+    if (!(await this.topics.delete(id))) throw notFound('topic');
+  }
+
+  async listSources(topicId?: string) {
+    return (await this.sources.list({ topicId })).map(sourceOut);
+  }
+
+  async createSource(input: {
+    topic_id: string;
+    name: string;
+    kind: SourceKind;
+    url: string;
+    enabled?: boolean;
+  }) {
+    checkHttpUrl(input.url, 'url');
+    if (!(await this.topics.get(input.topic_id))) throw notFound('topic', 'topic_not_found');
+    try {
+      return sourceOut(
+        await this.sources.create({
+          topicId: input.topic_id,
+          name: input.name.trim(),
+          kind: input.kind,
+          url: input.url,
+          enabled: input.enabled ?? true,
+        }),
+      );
+    } catch (e) {
+      if (isUniqueViolation(e))
+        throw conflict('this topic already has a source with that URL', 'source_exists');
+      if (isForeignKeyViolation(e)) throw notFound('topic', 'topic_not_found');
+      throw e;
+    }
+  }
+
+  async updateSource(
+    id: string,
+    patch: { topic_id?: string; name?: string; kind?: SourceKind; url?: string; enabled?: boolean },
+  ) {
+    if (patch.url !== undefined) checkHttpUrl(patch.url, 'url');
+    if (patch.topic_id !== undefined && !(await this.topics.get(patch.topic_id)))
+      throw notFound('topic', 'topic_not_found');
+    const next: Partial<Omit<Source, 'id'>> = {};
+    if (patch.topic_id !== undefined) next.topicId = patch.topic_id;
+    if (patch.name !== undefined) next.name = patch.name.trim();
+    if (patch.kind !== undefined) next.kind = patch.kind;
+    if (patch.url !== undefined) {
+      next.url = patch.url;
+      // a new URL must not reuse the old one's conditional-GET validators
+      next.etag = null;
+      next.lastModified = null;
+    }
+    if (patch.enabled !== undefined) next.enabled = patch.enabled;
+    try {
+      const s = await this.sources.update(id, next);
+      if (!s) throw notFound('source');
+      return sourceOut(s);
+    } catch (e) {
+      if (isUniqueViolation(e))
+        throw conflict('this topic already has a source with that URL', 'source_exists');
+      throw e;
+    }
+  }
+
+  async deleteSource(id: string) {
+    if (!(await this.sources.delete(id))) throw notFound('source');
+  }
+
+  async listProviders() {
+    return (await this.providers.list()).map(providerOut);
+  }
+
+  async createProvider(input: {
+    name: string;
+    type: ProviderType;
+    base_url: string;
+    model: string;
+    image_model?: string | null;
+    api_key?: string | null;
+    is_active?: boolean;
+  }) {
+    checkHttpUrl(input.base_url, 'base_url');
+    return providerOut(
+      await this.providers.create({
+        name: input.name.trim(),
+        type: input.type,
+        baseUrl: input.base_url.replace(/\/+$/, ''),
+        model: input.model,
+        imageModel: input.image_model ?? null,
+        apiKey: input.api_key ?? null,
+        isActive: input.is_active ?? true,
+      }),
+    );
+  }
+
+  async updateProvider(
+    id: string,
+    patch: {
+      name?: string;
+      type?: ProviderType;
+      base_url?: string;
+      model?: string;
+      image_model?: string | null;
+      api_key?: string | null;
+      is_active?: boolean;
+    },
+  ) {
+    if (patch.base_url !== undefined) checkHttpUrl(patch.base_url, 'base_url');
+    const next: Partial<Omit<Provider, 'id'>> = {};
+    if (patch.name !== undefined) next.name = patch.name.trim();
+    if (patch.type !== undefined) next.type = patch.type;
+    if (patch.base_url !== undefined) next.baseUrl = patch.base_url.replace(/\/+$/, '');
+    if (patch.model !== undefined) next.model = patch.model;
+    if (patch.image_model !== undefined) next.imageModel = patch.image_model;
+    if (patch.api_key !== undefined) next.apiKey = patch.api_key;
+    if (patch.is_active !== undefined) next.isActive = patch.is_active;
+    const p = await this.providers.update(id, next);
+    if (!p) throw notFound('provider');
+    return providerOut(p);
+  }
+
+  async deleteProvider(id: string) {
+    if (!(await this.providers.delete(id))) throw notFound('provider');
+  }
+}

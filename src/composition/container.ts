@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import type { Logger as Pino } from 'pino';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../infrastructure/db/client.js';
+import { seedDatabase } from '../infrastructure/db/seed.js';
+import { MemoryCache } from '../infrastructure/cache/memory-cache.js';
+import { RedisCache } from '../infrastructure/cache/redis-cache.js';
+import { createLogger } from '../infrastructure/logging/logger.js';
+import { ScryptHasher } from '../infrastructure/auth/scrypt-hasher.js';
+import { JwtTokens, loadOrCreateSecret } from '../infrastructure/auth/jwt-tokens.js';
+import { DrizzleUserRepository } from '../infrastructure/db/repositories/user.repository.js';
+import {
+  DrizzleProviderRepository,
+  DrizzleSourceRepository,
+  DrizzleTopicRepository,
+} from '../infrastructure/db/repositories/catalog.repository.js';
+import { AdvisoryJobLock } from '../infrastructure/db/advisory-lock.js';
+import { AuthService } from '../application/auth/auth.service.js';
+import { CatalogService } from '../application/catalog/catalog.service.js';
+import { systemClock, type Clock, type JobLock, type KeyValueCache } from '../application/shared/ports.js';
+import type { Services } from '../http/services.js';
+import type { ScheduledJob } from '../jobs/scheduler.js';
+
+export interface ContainerOverrides {
+  database?: Database;
+  cache?: KeyValueCache;
+  logger?: Pino;
+  clock?: Clock;
+  /** scrypt cost; tests lower it */
+  hasher?: ScryptHasher;
+}
+
+/** Everything a role needs, built once from the config. */
+export interface Container {
+  config: Config;
+  logger: Pino;
+  database: Database;
+  cache: KeyValueCache;
+  clock: Clock;
+  jobLock: JobLock;
+  services: Services;
+  /** cron jobs of the worker role */
+  jobs: ScheduledJob[];
+  /** background loops of the worker role (view flush timer, ...): started by the worker */
+  workers: { name: string; start(): void; stop(): Promise<void> }[];
+  /** called on shutdown, in reverse order of registration */
+  onClose(fn: () => Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export async function createContainer(
+  config: Config,
+  overrides: ContainerOverrides = {},
+): Promise<Container> {
+  const logger =
+    overrides.logger ??
+    createLogger({
+      level: config.logLevel,
+      service: config.serviceName,
+      environment: config.deploymentEnvironment,
+    });
+  const closers: (() => Promise<void>)[] = [];
+  const onClose = (fn: () => Promise<void>) => closers.push(fn);
+
+  const database =
+    overrides.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+  if (!overrides.database) onClose(() => database.close());
+  await seedDatabase(database.db);
+
+  const cache = overrides.cache ?? (config.redisUrl ? new RedisCache(config.redisUrl) : new MemoryCache());
+  if (!overrides.cache) onClose(() => cache.close());
+
+  const clock = overrides.clock ?? systemClock;
+  const jobLock = new AdvisoryJobLock(database);
+  const db = database.db;
+
+  const secret = config.auth.secret ?? loadOrCreateSecret(config.dataDir);
+  const auth = new AuthService(
+    new DrizzleUserRepository(db),
+    overrides.hasher ?? new ScryptHasher(),
+    new JwtTokens(secret, config.auth.tokenTtlSeconds),
+    logger,
+  );
+  const catalog = new CatalogService(
+    new DrizzleTopicRepository(db),
+    new DrizzleSourceRepository(db),
+    new DrizzleProviderRepository(db),
+  );
+
+  const services: Services = {
+    auth,
+    catalog,
+    readiness: async () => ({ database: await database.ping(), cache: await cache.ping() }),
+  };
+
+  const container: Container = {
+    config,
+    logger,
+    database,
+    cache,
+    clock,
+    jobLock,
+    services,
+    jobs: [],
+    workers: [],
+    onClose,
+    async close() {
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (err) {
+          logger.warn({ event: 'shutdown.close_failed', err });
+        }
+      }
+    },
+  };
+
+  if (config.auth.adminEmail && config.auth.adminPassword) {
+    const { user, created } = await auth.ensureUser({
+      email: config.auth.adminEmail,
+      password: config.auth.adminPassword,
+      role: 'admin',
+    });
+    logger.info({ event: 'auth.admin_bootstrap', user_id: user.id, created }, 'admin account ready');
+  }
+  return container;
+}

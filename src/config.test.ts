@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has working defaults for the embedded start', () => {
+    const c = loadConfig({});
+    expect(c.api.port).toBe(8000);
+    expect(c.web.port).toBe(3000);
+    expect(c.jobs.viewCountFlushIntervalSeconds).toBe(900);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.deploymentEnvironment).toBe('local');
+    expect(c.embedding).toMatchObject({
+      responseKey: 'dense',
+      timeoutSeconds: 60,
+      retries: 3,
+      retryDelaySeconds: 2,
+    });
+  });
+
+  it('lists every bad variable at once', () => {
+    try {
+      loadConfig({
+        API_PORT: 'eighty',
+        VIEW_COUNT_FLUSH_INTERVAL: '-5',
+        DEPLOYMENT_ENVIRONMENT: 'staging',
+        DATABASE_URL: 'nope',
+      });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const problems = (e as ConfigError).problems.join('\n');
+      for (const key of ['API_PORT', 'VIEW_COUNT_FLUSH_INTERVAL', 'DEPLOYMENT_ENVIRONMENT', 'DATABASE_URL'])
+        expect(problems).toContain(key);
+    }
+  });
+
+  it('derives the monitoring allow-list from MONITOR_URL and MONITOR_ALLOWED_HOSTS', () => {
+    const c = loadConfig({
+      MONITOR_URL: 'https://grafana.example.test',
+      MONITOR_ALLOWED_HOSTS: 'logs.example.test, 127.0.0.1:3100',
+    });
+    expect(c.monitor.allowedHosts).toEqual(['grafana.example.test', 'logs.example.test', '127.0.0.1:3100']);
+  });
+});

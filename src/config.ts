@@ -1,0 +1,285 @@
+/**
+ * The one place that reads process.env. Every variable of the spec and of DESIGN.md §4 is declared
+ * here, parsed once, and a bad value stops start-up with the list of every problem.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Str = (opts: { default?: string } = {}) => Type.Optional(Type.String({ minLength: 1, ...opts }));
+const Url = () => Type.Optional(Type.String({ pattern: '^(https?|postgres(ql)?|redis|rediss|smtps?)://.+' }));
+const Int = (min: number, max: number) => Type.Optional(Type.Integer({ minimum: min, maximum: max }));
+const Num = (min: number, max: number) => Type.Optional(Type.Number({ minimum: min, maximum: max }));
+const Bool = () => Type.Optional(Type.Boolean());
+
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Optional(Type.String()),
+  LOG_LEVEL: Type.Optional(
+    Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  ),
+  API_PORT: Int(0, 65535),
+  API_HOST: Str(),
+  PORT: Int(0, 65535),
+  HOST: Str(),
+  API_URL: Url(),
+  DATA_DIR: Str(),
+  DATABASE_URL: Url(),
+  REDIS_URL: Url(),
+  AUTH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  AUTH_TOKEN_TTL: Int(60, 60 * 60 * 24 * 90),
+  ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  TRUSTED_PROXIES: Str(),
+  PUBLIC_BASE_URL: Url(),
+  DEPLOYMENT_ENVIRONMENT: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('production')])),
+  SERVICE_NAME: Str(),
+  // monitoring (spec: Environment variables)
+  MONITOR_URL: Url(),
+  MONITOR_API_KEY: Str(),
+  MONITOR_OTLP_USER: Str(),
+  MONITOR_OTLP_ENDPOINT: Url(),
+  MONITOR_METRICS_URL: Url(),
+  MONITOR_METRICS_USER: Str(),
+  MONITOR_LOGS_URL: Url(),
+  MONITOR_LOGS_USER: Str(),
+  MONITOR_TRACES_URL: Url(),
+  MONITOR_TRACES_USER: Str(),
+  MONITOR_ALLOWED_HOSTS: Type.Optional(Type.String()),
+  MONITOR_TIMEOUT_MS: Int(100, 120_000),
+  // jobs
+  VIEW_COUNT_FLUSH_INTERVAL: Int(1, 86_400 * 7),
+  SCRAPER_CRON: Str(),
+  WEEKLY_REPORT_CRON: Str(),
+  METRIC_REFRESH_CRON: Str(),
+  SCHEDULER_ENABLED: Bool(),
+  // outbound services
+  SMTP_URL: Url(),
+  MAIL_FROM: Str(),
+  TELEGRAM_BOT_TOKEN: Str(),
+  TELEGRAM_API_URL: Url(),
+  TELEGRAM_OPS_CHAT_ID: Str(),
+  S3_ENDPOINT: Url(),
+  S3_BUCKET: Str(),
+  S3_REGION: Str(),
+  S3_ACCESS_KEY_ID: Str(),
+  S3_SECRET_ACCESS_KEY: Str(),
+  S3_PUBLIC_URL: Url(),
+  SEMANTIC_SCHOLAR_API_URL: Url(),
+  OPENALEX_API_URL: Url(),
+  CROSSREF_API_URL: Url(),
+  // embeddings (DESIGN.md §4)
+  EMBEDDING_URL: Url(),
+  EMBEDDING_API_KEY: Str(),
+  EMBEDDING_RESPONSE_KEY: Type.Optional(Type.Union([Type.Literal('dense'), Type.Literal('sparse')])),
+  EMBEDDING_DIMENSION: Int(1, 65_536),
+  EMBEDDING_TIMEOUT: Num(0.001, 3600),
+  EMBEDDING_RETRIES: Int(0, 20),
+  EMBEDDING_RETRY_DELAY: Num(0, 600),
+  EMBEDDING_RPM: Int(1, 1_000_000),
+  EMBEDDING_TPM: Int(1, 1_000_000_000),
+  EMBEDDING_RPD: Int(1, 100_000_000),
+  TAG_SIMILARITY_THRESHOLD: Num(0, 1),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  nodeEnv: string;
+  logLevel: string;
+  api: { host: string; port: number };
+  web: { host: string; port: number; apiUrl: string };
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  auth: {
+    secret: string | undefined;
+    tokenTtlSeconds: number;
+    adminEmail: string | undefined;
+    adminPassword: string | undefined;
+  };
+  trustedProxies: string[];
+  publicBaseUrl: string;
+  deploymentEnvironment: 'local' | 'production';
+  serviceName: string;
+  monitor: {
+    url: string | undefined;
+    apiKey: string | undefined;
+    otlpUser: string | undefined;
+    otlpEndpoint: string | undefined;
+    metrics: { url: string | undefined; user: string | undefined };
+    logs: { url: string | undefined; user: string | undefined };
+    traces: { url: string | undefined; user: string | undefined };
+    allowedHosts: string[];
+    timeoutMs: number;
+  };
+  jobs: {
+    viewCountFlushIntervalSeconds: number;
+    scraperCron: string;
+    weeklyReportCron: string;
+    metricRefreshCron: string;
+    schedulerEnabled: boolean;
+  };
+  mail: { smtpUrl: string | undefined; from: string };
+  telegram: { botToken: string | undefined; apiUrl: string; opsChatId: string | undefined };
+  s3: {
+    endpoint: string | undefined;
+    bucket: string | undefined;
+    region: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    publicUrl: string | undefined;
+  };
+  citations: { semanticScholarUrl: string; openAlexUrl: string; crossrefUrl: string };
+  embedding: {
+    url: string | undefined;
+    apiKey: string | undefined;
+    responseKey: 'dense' | 'sparse';
+    dimension: number;
+    timeoutSeconds: number;
+    retries: number;
+    retryDelaySeconds: number;
+    rateLimit: { rpm?: number; tpm?: number; rpd?: number } | null;
+  };
+  tagSimilarityThreshold: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const NUMERIC = new Set(
+  Object.entries(EnvSchema.properties)
+    .filter(([, s]) => ['integer', 'number'].includes((s as { type?: string }).type ?? ''))
+    .map(([k]) => k),
+);
+const BOOLEAN = new Set(
+  Object.entries(EnvSchema.properties)
+    .filter(([, s]) => (s as { type?: string }).type === 'boolean')
+    .map(([k]) => k),
+);
+
+function coerce(raw: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = raw[key];
+    if (value === undefined || value === '') continue;
+    if (NUMERIC.has(key)) out[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+    else if (BOOLEAN.has(key))
+      out[key] = ['1', 'true', 'yes'].includes(value.toLowerCase())
+        ? true
+        : ['0', 'false', 'no'].includes(value.toLowerCase())
+          ? false
+          : value;
+    else out[key] = value;
+  }
+  return out;
+}
+
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  const env = coerce(raw);
+  const problems = [...Value.Errors(EnvSchema, env)].map((e) => {
+    const key = e.instancePath.replace(/^\//, '') || '(env)';
+    return `${key}: ${e.message}`;
+  });
+  const e = env as Env;
+  const otlp = [e.MONITOR_OTLP_USER, e.MONITOR_API_KEY, e.MONITOR_OTLP_ENDPOINT].filter(Boolean).length;
+  if (otlp > 0 && otlp < 3) {
+    // Not fatal by the spec (tracing simply stays off) but worth saying at start.
+    console.warn(
+      'tracing disabled: MONITOR_OTLP_USER, MONITOR_API_KEY and MONITOR_OTLP_ENDPOINT must all be set',
+    );
+  }
+  if ((e.EMBEDDING_RESPONSE_KEY ?? 'dense') === 'dense' && e.EMBEDDING_URL && !e.EMBEDDING_DIMENSION) {
+    problems.push('EMBEDDING_DIMENSION: required when EMBEDDING_URL is set with the dense response key');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const apiPort = e.API_PORT ?? 8000;
+  const rateLimit =
+    e.EMBEDDING_RPM || e.EMBEDDING_TPM || e.EMBEDDING_RPD
+      ? { rpm: e.EMBEDDING_RPM, tpm: e.EMBEDDING_TPM, rpd: e.EMBEDDING_RPD }
+      : null;
+  const monitorHost = e.MONITOR_URL ? new URL(e.MONITOR_URL).host : undefined;
+  return {
+    nodeEnv: e.NODE_ENV ?? 'development',
+    logLevel: e.LOG_LEVEL ?? 'info',
+    api: { host: e.API_HOST ?? '0.0.0.0', port: apiPort },
+    web: {
+      host: e.HOST ?? '0.0.0.0',
+      port: e.PORT ?? 3000,
+      apiUrl: e.API_URL ?? `http://127.0.0.1:${apiPort}`,
+    },
+    dataDir: e.DATA_DIR ?? './data',
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    auth: {
+      secret: e.AUTH_SECRET,
+      tokenTtlSeconds: e.AUTH_TOKEN_TTL ?? 60 * 60 * 24 * 7,
+      adminEmail: e.ADMIN_EMAIL,
+      adminPassword: e.ADMIN_PASSWORD,
+    },
+    trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT ?? 3000}`).replace(/\/+$/, ''),
+    deploymentEnvironment: e.DEPLOYMENT_ENVIRONMENT ?? 'local',
+    serviceName: e.SERVICE_NAME ?? 'article-intel',
+    monitor: {
+      url: e.MONITOR_URL,
+      apiKey: e.MONITOR_API_KEY,
+      otlpUser: e.MONITOR_OTLP_USER,
+      otlpEndpoint: e.MONITOR_OTLP_ENDPOINT,
+      metrics: { url: e.MONITOR_METRICS_URL, user: e.MONITOR_METRICS_USER },
+      logs: { url: e.MONITOR_LOGS_URL, user: e.MONITOR_LOGS_USER },
+      traces: { url: e.MONITOR_TRACES_URL, user: e.MONITOR_TRACES_USER },
+      allowedHosts: [...(monitorHost ? [monitorHost] : []), ...list(e.MONITOR_ALLOWED_HOSTS)],
+      timeoutMs: e.MONITOR_TIMEOUT_MS ?? 8000,
+    },
+    jobs: {
+      viewCountFlushIntervalSeconds: e.VIEW_COUNT_FLUSH_INTERVAL ?? 900,
+      scraperCron: e.SCRAPER_CRON ?? '0 * * * *',
+      weeklyReportCron: e.WEEKLY_REPORT_CRON ?? '0 8 * * 1',
+      metricRefreshCron: e.METRIC_REFRESH_CRON ?? '0 3 * * *',
+      schedulerEnabled: e.SCHEDULER_ENABLED ?? true,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'Article Intelligence <no-reply@localhost>' },
+    telegram: {
+      botToken: e.TELEGRAM_BOT_TOKEN,
+      apiUrl: (e.TELEGRAM_API_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+      opsChatId: e.TELEGRAM_OPS_CHAT_ID,
+    },
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION ?? 'us-east-1',
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      publicUrl: e.S3_PUBLIC_URL,
+    },
+    citations: {
+      semanticScholarUrl: (e.SEMANTIC_SCHOLAR_API_URL ?? 'https://api.semanticscholar.org').replace(
+        /\/+$/,
+        '',
+      ),
+      openAlexUrl: (e.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
+      crossrefUrl: (e.CROSSREF_API_URL ?? 'https://api.crossref.org').replace(/\/+$/, ''),
+    },
+    embedding: {
+      url: e.EMBEDDING_URL?.replace(/\/+$/, ''),
+      apiKey: e.EMBEDDING_API_KEY,
+      responseKey: e.EMBEDDING_RESPONSE_KEY ?? 'dense',
+      dimension: e.EMBEDDING_DIMENSION ?? 384,
+      timeoutSeconds: e.EMBEDDING_TIMEOUT ?? 60,
+      retries: e.EMBEDDING_RETRIES ?? 3,
+      retryDelaySeconds: e.EMBEDDING_RETRY_DELAY ?? 2,
+      rateLimit,
+    },
+    tagSimilarityThreshold: e.TAG_SIMILARITY_THRESHOLD ?? 0.85,
+  };
+}

@@ -1,0 +1,66 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Logger as Pino } from 'pino';
+import { enterCorrelation, newCorrelationId } from '../application/shared/context.js';
+import { ErrorBody } from './schemas/common.js';
+import { installValidators } from './plugins/validation.js';
+import { installErrorHandling } from './plugins/errors.js';
+import { installAuth } from './plugins/auth.js';
+import type { HttpOptions, Services } from './services.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { catalogRoutes } from './routes/catalog.routes.js';
+
+const CORRELATION_HEADER = 'x-correlation-id';
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(
+  services: Services,
+  logger: Pino,
+  opts: HttpOptions,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers[CORRELATION_HEADER];
+      return typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidators(app, [ErrorBody]);
+  app.addSchema(ErrorBody);
+  installErrorHandling(app);
+
+  app.addHook('onRequest', async (req, reply) => {
+    enterCorrelation(String(req.id));
+    reply.header(CORRELATION_HEADER, req.id);
+  });
+  installAuth(app, (token) => services.auth.authenticate(token));
+
+  if (opts.exposeDocs !== false) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Article Intelligence Service',
+          version: '1.0.0',
+          description: 'Articles, weekly reports, tags, metric catalog and the monitoring proxy.',
+        },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      },
+      refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
+
+  await app.register(healthRoutes(services));
+  await app.register(authRoutes(services));
+  await app.register(catalogRoutes(services));
+
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../../domain/errors.js';
+import type { Principal } from '../../domain/users.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set when a valid bearer token came with the request (also on public routes) */
+    principal: Principal | null;
+  }
+}
+
+export type Authenticate = (token: string) => Promise<Principal | null>;
+
+/**
+ * Reads `Authorization: Bearer <JWT>` on every request. Public routes see the principal when one is
+ * present (e.g. is_favorited); protected routes use requireUser / requireAdmin as preHandlers.
+ * A token that is present but invalid is refused with 401 on protected routes and ignored on public ones.
+ */
+export function installAuth(app: FastifyInstance, authenticate: Authenticate): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization;
+    if (!header) return;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    req.principal = m?.[1] ? await authenticate(m[1]) : null;
+  });
+}
+
+export async function requireUser(req: FastifyRequest): Promise<void> {
+  if (!req.principal)
+    throw unauthorized(
+      req.headers.authorization ? 'invalid or expired token' : 'authentication required',
+      req.headers.authorization ? 'invalid_token' : 'unauthorized',
+    );
+}
+
+export async function requireAdmin(req: FastifyRequest): Promise<void> {
+  await requireUser(req);
+  if (req.principal?.role !== 'admin') throw forbidden('admin role required');
+}
+
+/** The caller of a route guarded by requireUser. */
+export function principalOf(req: FastifyRequest): Principal {
+  if (!req.principal) throw unauthorized();
+  return req.principal;
+}

@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Nullable, Obj, Uuid, errors } from '../schemas/common.js';
+import { principalOf, requireUser } from '../plugins/auth.js';
+import type { Services } from '../services.js';
+
+const UserOut = Type.Object({
+  id: Uuid(),
+  email: Type.String(),
+  display_name: Nullable(Type.String()),
+  role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
+});
+const SessionOut = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer(),
+  user: UserOut,
+});
+const Email = Type.String({ format: 'email', maxLength: 254 });
+
+export const authRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/auth/register',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Create an account and sign in',
+          body: Obj({
+            email: Email,
+            password: Type.String({ minLength: 8, maxLength: 256 }),
+            display_name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+          }),
+          response: { 201: SessionOut, ...errors(409, 422, 429) },
+        },
+      },
+      async (req, reply) => reply.status(201).send(await services.auth.register(req.body)),
+    );
+
+    app.post(
+      '/auth/login',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with e-mail and password',
+          body: Obj({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }),
+          response: { 200: SessionOut, ...errors(401, 422, 429) },
+        },
+      },
+      async (req) => services.auth.login(req.body),
+    );
+
+    app.get(
+      '/auth/me',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['auth'],
+          summary: 'The signed-in user',
+          security: [{ bearer: [] }],
+          response: { 200: UserOut, ...errors(401) },
+        },
+      },
+      async (req) => services.auth.me(principalOf(req)),
+    );
+  };

@@ -1,0 +1,21 @@
+import type { AuthService } from '../application/auth/auth.service.js';
+import type { CatalogService } from '../application/catalog/catalog.service.js';
+
+/**
+ * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
+ */
+export interface Services {
+  auth: AuthService;
+  catalog: CatalogService;
+  /** readiness: every backing store answers */
+  readiness(): Promise<{ database: boolean; cache: boolean }>;
+}
+
+export interface HttpOptions {
+  trustedProxies: string[];
+  /** bodies larger than this are refused with 413 */
+  bodyLimitBytes?: number;
+  exposeDocs?: boolean;
+  /** extra static roots served by the api role (e.g. /media) */
+  mediaDir?: string;
+}

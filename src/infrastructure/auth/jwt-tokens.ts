@@ -1,0 +1,53 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { TokenService } from '../../application/auth/auth.ports.js';
+import type { Principal } from '../../domain/users.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** HS256 bearer tokens with claims sub (user id), role and exp (DESIGN.md §4). */
+export class JwtTokens implements TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(principal: Principal) {
+    const token = await new SignJWT({ role: principal.role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(principal.userId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
+      .sign(this.key);
+    return { token, expiresIn: this.ttlSeconds };
+  }
+
+  async verify(token: string): Promise<Principal | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const role = payload.role;
+      if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) return null;
+      if (role !== 'user' && role !== 'admin') return null;
+      if (typeof payload.exp !== 'number') return null;
+      return { userId: payload.sub, role };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The embedded default: a secret generated once into DATA_DIR, so tokens survive restarts. */
+export function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

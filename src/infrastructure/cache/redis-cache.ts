@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis';
+import type { KeyValueCache } from '../../application/shared/ports.js';
+
+// INCR that sets the TTL only when the key is created (a fixed window).
+const INCR_WITH_TTL = `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`;
+
+export class RedisCache implements KeyValueCache {
+  readonly kind = 'redis' as const;
+  private readonly redis: Redis;
+
+  constructor(url: string, opts: { keyPrefix?: string } = {}) {
+    this.redis = new Redis(url, {
+      keyPrefix: opts.keyPrefix,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+    });
+    // connection errors surface on the failing command; the client reconnects by itself
+    this.redis.on('error', () => {});
+  }
+
+  private get prefix() {
+    return this.redis.options.keyPrefix ?? '';
+  }
+
+  async get(key: string) {
+    return this.redis.get(key);
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number) {
+    if (ttlSeconds) await this.redis.set(key, value, 'EX', ttlSeconds);
+    else await this.redis.set(key, value);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds: number) {
+    return (await this.redis.set(key, value, 'EX', ttlSeconds, 'NX')) === 'OK';
+  }
+
+  async incrBy(key: string, by = 1) {
+    return this.redis.incrby(key, by);
+  }
+
+  async incrWithTtl(key: string, ttlSeconds: number) {
+    return Number(await this.redis.eval(INCR_WITH_TTL, 1, key, ttlSeconds));
+  }
+
+  async take(key: string) {
+    return this.redis.getdel(key);
+  }
+
+  async del(...keys: string[]) {
+    if (keys.length) await this.redis.del(...keys);
+  }
+
+  async *scan(prefix: string, batch = 500): AsyncIterable<string[]> {
+    let cursor = '0';
+    const strip = this.prefix.length;
+    do {
+      const [next, keys] = await this.redis.scan(
+        cursor,
+        'MATCH',
+        `${this.prefix}${escapeGlob(prefix)}*`,
+        'COUNT',
+        batch,
+      );
+      cursor = next;
+      if (keys.length) yield keys.map((k) => k.slice(strip));
+    } while (cursor !== '0');
+  }
+
+  async ttl(key: string) {
+    return this.redis.ttl(key);
+  }
+
+  async ping() {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close() {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}
+
+const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);

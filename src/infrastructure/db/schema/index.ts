@@ -1,0 +1,6 @@
+export * from './catalog.js';
+export * from './users.js';
+export * from './articles.js';
+export * from './tags.js';
+export * from './reports.js';
+export * from './pipeline.js';

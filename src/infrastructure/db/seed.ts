@@ -1,0 +1,26 @@
+import { metricDefinitions } from './schema/index.js';
+import type { Db } from './client.js';
+
+/**
+ * The metric catalog is seeded with citation_count, extracted from the citation sources in
+ * priority order (DESIGN.md §4). Idempotent: an existing row keeps its admin-chosen state.
+ */
+export async function seedDatabase(db: Db): Promise<void> {
+  await db
+    .insert(metricDefinitions)
+    .values({
+      metricKey: 'citation_count',
+      labelI18nKey: 'metrics.citation_count',
+      iconName: 'quote',
+      formatHint: 'integer',
+      unit: 'citations',
+      enabled: true,
+      priority: 10,
+      extractionSources: [
+        { provider: 'semantic_scholar', priority: 1 },
+        { provider: 'openalex', priority: 2 },
+        { provider: 'crossref', priority: 3 },
+      ],
+    })
+    .onConflictDoNothing({ target: metricDefinitions.metricKey });
+}

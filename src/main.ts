@@ -1,0 +1,120 @@
+/**
+ * Composition root and process entry: `tsx src/main.ts [all|api|web|worker]` (npm start = all).
+ * Builds the adapters once, injects them, starts the roles and shuts them down gracefully.
+ */
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { createContainer, type Container } from './composition/container.js';
+import { buildApp } from './http/app.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { startWebRole } from './composition/web.js';
+
+type Role = 'all' | 'api' | 'web' | 'worker';
+const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
+
+export interface Running {
+  container: Container;
+  apiUrl?: string;
+  webUrl?: string;
+  stop(): Promise<void>;
+}
+
+export async function start(role: Role, config: Config): Promise<Running> {
+  const container = await createContainer(config);
+  const { logger } = container;
+  const stops: (() => Promise<void>)[] = [];
+  let apiUrl: string | undefined;
+  let webUrl: string | undefined;
+
+  if (role === 'all' || role === 'api') {
+    const app = await buildApp(container.services, logger, {
+      trustedProxies: config.trustedProxies,
+      mediaDir: undefined,
+    });
+    apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
+    logger.info({ event: 'api.listening', url: apiUrl });
+    // app.close waits for in-flight requests before resolving
+    stops.push(() => app.close());
+  }
+  if (role === 'all' || role === 'web') {
+    const web = await startWebRole(container, apiUrl);
+    if (web) {
+      webUrl = web.url;
+      stops.push(web.stop);
+    }
+  }
+  if (role === 'all' || role === 'worker') {
+    const scheduler = new Scheduler(
+      config.jobs.schedulerEnabled ? container.jobs : [],
+      container.jobLock,
+      logger,
+    );
+    scheduler.start();
+    for (const w of container.workers) w.start();
+    stops.push(async () => {
+      await scheduler.stop();
+      // workers flush what they hold (e.g. the last view counts) before the stores close
+      for (const w of container.workers) await w.stop();
+    });
+  }
+  logger.info({
+    event: 'process.started',
+    role,
+    database: container.database.kind,
+    cache: container.cache.kind,
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info({ event: 'process.stopping', role });
+      for (const s of stops) {
+        try {
+          await s();
+        } catch (err) {
+          logger.warn({ event: 'process.stop_failed', err });
+        }
+      }
+      await container.close();
+      logger.info({ event: 'process.stopped', role });
+    })());
+  return { container, apiUrl, webUrl, stop };
+}
+
+async function main() {
+  const role = (process.argv[2] ?? 'all') as Role;
+  if (!ROLES.includes(role)) {
+    console.error(`unknown role "${role}"; use one of ${ROLES.join(', ')}`);
+    process.exit(2);
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const running = await start(role, config);
+  const onSignal = (signal: string) => {
+    running.container.logger.info({ event: 'process.signal', signal });
+    const timer = setTimeout(() => {
+      running.container.logger.error({ event: 'process.stop_timeout' }, 'graceful stop took too long');
+      process.exit(1);
+    }, 25_000);
+    timer.unref();
+    void running.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+const isEntry =
+  process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (isEntry) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

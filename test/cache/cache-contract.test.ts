@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheKinds, createTestCache } from '../helpers/db.js';
+import type { KeyValueCache } from '../../src/application/shared/ports.js';
+
+/** One contract, two adapters (memory and Redis): the service behaves the same on either. */
+describe.each(cacheKinds())('cache contract: %s', (kind) => {
+  let cache: KeyValueCache;
+  beforeAll(() => {
+    cache = createTestCache(kind);
+  });
+  afterAll(() => cache.close());
+
+  it('sets, gets and deletes', async () => {
+    await cache.set('k1', 'v1');
+    expect(await cache.get('k1')).toBe('v1');
+    await cache.del('k1');
+    expect(await cache.get('k1')).toBeNull();
+  });
+
+  it('setIfAbsent sets once and carries a TTL', async () => {
+    expect(await cache.setIfAbsent('nx', '1', 100)).toBe(true);
+    expect(await cache.setIfAbsent('nx', '2', 100)).toBe(false);
+    expect(await cache.get('nx')).toBe('1');
+    const ttl = await cache.ttl('nx');
+    expect(ttl).toBeGreaterThan(90);
+    expect(ttl).toBeLessThanOrEqual(100);
+  });
+
+  it('expires keys after their TTL', async () => {
+    await cache.set('short', 'x', 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await cache.get('short')).toBeNull();
+    expect(await cache.ttl('short')).toBe(-2);
+  });
+
+  it('increments atomically under concurrency', async () => {
+    await Promise.all(Array.from({ length: 200 }, () => cache.incrBy('counter')));
+    expect(await cache.get('counter')).toBe('200');
+    expect(await cache.incrBy('counter', 5)).toBe(205);
+  });
+
+  it('incrWithTtl counts a window and sets its TTL once', async () => {
+    expect(await cache.incrWithTtl('win', 50)).toBe(1);
+    expect(await cache.incrWithTtl('win', 50)).toBe(2);
+    expect(await cache.ttl('win')).toBeGreaterThan(40);
+  });
+
+  it('take reads and deletes so a value is never read twice', async () => {
+    await cache.incrBy('t', 3);
+    const [a, b] = await Promise.all([cache.take('t'), cache.take('t')]);
+    expect([a, b].sort()).toEqual([null, '3'].sort());
+    expect(await cache.get('t')).toBeNull();
+  });
+
+  it('scans keys by prefix in batches', async () => {
+    await Promise.all(Array.from({ length: 25 }, (_, i) => cache.set(`scan:${i}`, String(i))));
+    await cache.set('other:1', 'x');
+    const seen = new Set<string>();
+    for await (const batch of cache.scan('scan:', 10)) for (const k of batch) seen.add(k);
+    expect(seen.size).toBe(25);
+    expect([...seen].every((k) => k.startsWith('scan:'))).toBe(true);
+  });
+
+  it('answers ping', async () => {
+    expect(await cache.ping()).toBe(true);
+  });
+});

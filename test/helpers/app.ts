@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { createContainer, type Container } from '../../src/composition/container.js';
+import { buildApp } from '../../src/http/app.js';
+import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
+import type { Database } from '../../src/infrastructure/db/client.js';
+import type { KeyValueCache } from '../../src/application/shared/ports.js';
+import { createTestCache, createTestDatabase, type CacheKind, type DbKind } from './db.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: Container;
+  /** registers a user (promoted to admin when asked) and returns its bearer header and id */
+  login(
+    role?: 'user' | 'admin',
+    email?: string,
+  ): Promise<{ id: string; token: string; headers: { authorization: string } }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function buildTestApp(
+  opts: {
+    env?: Record<string, string>;
+    db?: DbKind;
+    cache?: CacheKind;
+    database?: Database;
+    cacheInstance?: KeyValueCache;
+  } = {},
+): Promise<TestApp> {
+  const database = opts.database ?? (await createTestDatabase(opts.db));
+  const cache = opts.cacheInstance ?? createTestCache(opts.cache);
+  const config = loadConfig({
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    DATA_DIR: '/tmp/article-intel-test',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    ...opts.env,
+  });
+  const container = await createContainer(config, {
+    database,
+    cache,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
+  });
+  const app = await buildApp(container.services, container.logger, { trustedProxies: config.trustedProxies });
+  await app.ready();
+  return {
+    app,
+    container,
+    async login(role = 'user', email) {
+      const address = email ?? `${role}${++counter}-${Date.now()}@example.test`;
+      const { user } = await container.services.auth.ensureUser({
+        email: address,
+        password: 'password-123',
+        role,
+      });
+      const session = await container.services.auth.login({ email: address, password: 'password-123' });
+      return {
+        id: user.id,
+        token: session.access_token,
+        headers: { authorization: `Bearer ${session.access_token}` },
+      };
+    },
+    async close() {
+      await app.close();
+      await container.close();
+      if (!opts.cacheInstance) await cache.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}

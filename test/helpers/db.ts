@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
+import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
+import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
+import type { KeyValueCache } from '../../src/application/shared/ports.js';
+
+export type DbKind = 'pglite' | 'postgres';
+export type CacheKind = 'memory' | 'redis';
+
+/** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const dbKinds = (): DbKind[] => [
+  'pglite',
+  ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : []),
+];
+export const cacheKinds = (): CacheKind[] => [
+  'memory',
+  ...(process.env.TEST_REDIS_URL ? (['redis'] as const) : []),
+];
+
+let dump: Blob | undefined;
+
+/**
+ * A fresh, migrated and seeded database. PGlite comes from the dump made in global set-up; on
+ * PostgreSQL each call creates its own database (dropped by close), so test files never share rows.
+ */
+export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
+  if (kind === 'pglite') {
+    dump ??= new Blob([readFileSync(inject('pgliteDump'))]);
+    const database = await openDatabase({ dataDir: 'memory://', loadDataDir: dump, migrate: false });
+    await seedDatabase(database.db);
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  await seedDatabase(database.db);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** A cache of the given kind; Redis caches get their own key prefix so test files never collide. */
+export function createTestCache(kind: CacheKind = 'memory'): KeyValueCache {
+  if (kind === 'memory') return new MemoryCache();
+  const url = process.env.TEST_REDIS_URL;
+  if (!url) throw new Error('TEST_REDIS_URL is not set');
+  return new RedisCache(url, { keyPrefix: `t:${randomBytes(4).toString('hex')}:` });
+}
