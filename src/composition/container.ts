@@ -20,6 +20,15 @@ import { CatalogService } from '../application/catalog/catalog.service.js';
 import { systemClock, type Clock, type JobLock, type KeyValueCache } from '../application/shared/ports.js';
 import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
+import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
+import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
+import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
+
+/**
+ * The areas, wired in this order; each adds its services, cron jobs and background workers.
+ * An area may use the services of the areas before it (ctx.services).
+ */
+const AREAS: WireArea[] = [];
 
 export interface ContainerOverrides {
   database?: Database;
@@ -42,7 +51,7 @@ export interface Container {
   /** cron jobs of the worker role */
   jobs: ScheduledJob[];
   /** background loops of the worker role (view flush timer, ...): started by the worker */
-  workers: { name: string; start(): void; stop(): Promise<void> }[];
+  workers: BackgroundWorker[];
   /** called on shutdown, in reverse order of registration */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -88,11 +97,34 @@ export async function createContainer(
     new DrizzleProviderRepository(db),
   );
 
-  const services: Services = {
+  const partial: Partial<Services> = {
     auth,
     catalog,
     readiness: async () => ({ database: await database.ping(), cache: await cache.ping() }),
   };
+  const ctx: WiringContext = {
+    config,
+    logger,
+    database,
+    db,
+    cache,
+    clock,
+    jobLock,
+    llm: new OpenAiLanguageModelFactory(),
+    messenger: new TelegramMessenger({ botToken: config.telegram.botToken, apiUrl: config.telegram.apiUrl }),
+    services: partial,
+    onClose,
+  };
+  const jobs: ScheduledJob[] = [];
+  const workers: BackgroundWorker[] = [];
+  for (const wire of AREAS) {
+    const area = await wire(ctx);
+    Object.assign(partial, area.services);
+    jobs.push(...(area.jobs ?? []));
+    workers.push(...(area.workers ?? []));
+  }
+  // every area of Services is wired by now (the HTTP layer relies on it)
+  const services = partial as Services;
 
   const container: Container = {
     config,
@@ -102,8 +134,8 @@ export async function createContainer(
     clock,
     jobLock,
     services,
-    jobs: [],
-    workers: [],
+    jobs,
+    workers,
     onClose,
     async close() {
       for (const fn of closers.reverse()) {

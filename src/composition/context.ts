@@ -1,0 +1,40 @@
+import type { Logger as Pino } from 'pino';
+import type { Config } from '../config.js';
+import type { Database, Db } from '../infrastructure/db/client.js';
+import type { Clock, JobLock, KeyValueCache } from '../application/shared/ports.js';
+import type { LanguageModelFactory } from '../application/shared/llm.js';
+import type { Messenger } from '../application/shared/messenger.js';
+import type { Services } from '../http/services.js';
+import type { ScheduledJob } from '../jobs/scheduler.js';
+
+/** What every area's wiring function receives from the composition root. */
+export interface WiringContext {
+  config: Config;
+  logger: Pino;
+  database: Database;
+  db: Db;
+  cache: KeyValueCache;
+  clock: Clock;
+  jobLock: JobLock;
+  llm: LanguageModelFactory;
+  messenger: Messenger;
+  /** services wired by the areas before this one (areas are wired in list order) */
+  services: Partial<Services>;
+  onClose(fn: () => Promise<void>): void;
+}
+
+export interface BackgroundWorker {
+  name: string;
+  start(): void;
+  /** stop and flush what the worker holds (called before the stores close) */
+  stop(): Promise<void>;
+}
+
+/** What one area adds: its use cases for the HTTP layer, cron jobs and background loops. */
+export interface AreaWiring {
+  services?: Partial<Services>;
+  jobs?: ScheduledJob[];
+  workers?: BackgroundWorker[];
+}
+
+export type WireArea = (ctx: WiringContext) => AreaWiring | Promise<AreaWiring>;
