@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'test/**', 'bench/**', '*.config.ts', 'src/jobs/cli.ts'],
+    files: ['src/config.ts', 'test/**', 'bench/**', '*.config.ts', 'src/jobs/cli.ts', 'src/jobs/commands/**'],
     rules: { 'no-console': 'off' },
   },
   {

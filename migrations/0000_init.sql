@@ -80,15 +80,6 @@ CREATE TABLE "users" (
 	CONSTRAINT "users_email_unique" UNIQUE("email")
 );
 --> statement-breakpoint
-CREATE TABLE "article_metrics" (
-	"article_id" uuid NOT NULL,
-	"metric_key" text NOT NULL,
-	"value" double precision,
-	"source" text,
-	"refreshed_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "article_metrics_article_id_metric_key_pk" PRIMARY KEY("article_id","metric_key")
-);
---> statement-breakpoint
 CREATE TABLE "articles" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"topic_id" uuid NOT NULL,
@@ -115,6 +106,15 @@ CREATE TABLE "articles" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "articles_canonical_url_unique" UNIQUE("canonical_url")
+);
+--> statement-breakpoint
+CREATE TABLE "article_metrics" (
+	"article_id" uuid NOT NULL,
+	"metric_key" text NOT NULL,
+	"value" double precision,
+	"source" text,
+	"refreshed_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "article_metrics_article_id_metric_key_pk" PRIMARY KEY("article_id","metric_key")
 );
 --> statement-breakpoint
 CREATE TABLE "metric_definitions" (
@@ -237,9 +237,9 @@ ALTER TABLE "favorites" ADD CONSTRAINT "favorites_article_id_articles_id_fk" FOR
 ALTER TABLE "notification_settings" ADD CONSTRAINT "notification_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "article_metrics" ADD CONSTRAINT "article_metrics_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "articles" ADD CONSTRAINT "articles_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "articles" ADD CONSTRAINT "articles_source_id_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."sources"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "article_metrics" ADD CONSTRAINT "article_metrics_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "article_tags" ADD CONSTRAINT "article_tags_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "article_tags" ADD CONSTRAINT "article_tags_tag_id_tags_id_fk" FOREIGN KEY ("tag_id") REFERENCES "public"."tags"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tag_groups" ADD CONSTRAINT "tag_groups_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -256,11 +256,11 @@ ALTER TABLE "weekly_reports" ADD CONSTRAINT "weekly_reports_topic_id_topics_id_f
 ALTER TABLE "scraper_skips" ADD CONSTRAINT "scraper_skips_run_id_scraper_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."scraper_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "favorites_article_idx" ON "favorites" USING btree ("article_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_topic_idx" ON "subscriptions" USING btree ("topic_id");--> statement-breakpoint
-CREATE INDEX "article_metrics_key_value_idx" ON "article_metrics" USING btree ("metric_key","value");--> statement-breakpoint
 CREATE INDEX "articles_topic_idx" ON "articles" USING btree ("topic_id");--> statement-breakpoint
 CREATE INDEX "articles_doi_idx" ON "articles" USING btree ("doi");--> statement-breakpoint
 CREATE INDEX "articles_arxiv_idx" ON "articles" USING btree ("arxiv_id");--> statement-breakpoint
 CREATE INDEX "articles_normalized_title_idx" ON "articles" USING btree ("normalized_title");--> statement-breakpoint
+CREATE INDEX "article_metrics_key_value_idx" ON "article_metrics" USING btree ("metric_key","value");--> statement-breakpoint
 CREATE INDEX "article_tags_tag_idx" ON "article_tags" USING btree ("tag_id");--> statement-breakpoint
 CREATE INDEX "tag_suggestions_status_idx" ON "tag_normalization_suggestions" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "tags_group_idx" ON "tags" USING btree ("tag_group_id");--> statement-breakpoint

@@ -5,45 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.js';
 import { createContainer, type Container } from '../composition/container.js';
-
-export interface Command {
-  summary: string;
-  usage: string;
-  options: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
-  /** returns the process exit code */
-  run(container: Container, values: Record<string, string | boolean | undefined>): Promise<number>;
-}
-
-const commands: Record<string, Command> = {
-  'user:create': {
-    summary: 'Create a user (or promote and reset the password of an existing one)',
-    usage: 'user:create --email EMAIL --password PASSWORD [--admin] [--name NAME]',
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      name: { type: 'string' },
-      admin: { type: 'boolean', default: false },
-    },
-    async run(c, v) {
-      if (typeof v.email !== 'string' || typeof v.password !== 'string' || v.password.length < 8) {
-        console.error('user:create needs --email and --password (at least 8 characters)');
-        return 2;
-      }
-      const { user, created } = await c.services.auth.ensureUser({
-        email: v.email,
-        password: v.password,
-        role: v.admin ? 'admin' : 'user',
-        displayName: typeof v.name === 'string' ? v.name : undefined,
-      });
-      console.log(`${created ? 'created' : 'updated'} ${user.role} ${user.email} (${user.id})`);
-      return 0;
-    },
-  },
-};
-
-export function registerCommand(name: string, command: Command): void {
-  commands[name] = command;
-}
+import { commands } from './commands/index.js';
 
 function help(): string {
   const lines = Object.entries(commands).map(

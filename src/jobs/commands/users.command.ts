@@ -1,0 +1,28 @@
+import type { Command } from './command.js';
+
+export const userCommands: Record<string, Command> = {
+  'user:create': {
+    summary: 'Create a user (or promote and reset the password of an existing one)',
+    usage: 'user:create --email EMAIL --password PASSWORD [--admin] [--name NAME]',
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+    },
+    async run(c, v) {
+      if (typeof v.email !== 'string' || typeof v.password !== 'string' || v.password.length < 8) {
+        console.error('user:create needs --email and --password (at least 8 characters)');
+        return 2;
+      }
+      const { user, created } = await c.services.auth.ensureUser({
+        email: v.email,
+        password: v.password,
+        role: v.admin ? 'admin' : 'user',
+        displayName: typeof v.name === 'string' ? v.name : undefined,
+      });
+      console.log(`${created ? 'created' : 'updated'} ${user.role} ${user.email} (${user.id})`);
+      return 0;
+    },
+  },
+};
