@@ -7,7 +7,7 @@ import { enterCorrelation, newCorrelationId } from '../application/shared/contex
 import { ErrorBody } from './schemas/common.js';
 import { installValidators } from './plugins/validation.js';
 import { installErrorHandling } from './plugins/errors.js';
-import { installAuth } from './plugins/auth.js';
+import { hoistAuthGuards, installAuth } from './plugins/auth.js';
 import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -41,6 +41,7 @@ export async function buildApp(
     reply.header(CORRELATION_HEADER, req.id);
   });
   installAuth(app, (token) => services.auth.authenticate(token));
+  hoistAuthGuards(app);
 
   if (opts.exposeDocs !== false) {
     await app.register(swagger, {

@@ -163,3 +163,32 @@ describe('auth', () => {
     }
   });
 });
+
+describe('guards run before validation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('an anonymous caller with an invalid body gets 401, a user 403, never a 422', async () => {
+    const anon = await t.app.inject({ method: 'POST', url: '/admin/topics', payload: { nope: 1 } });
+    expect(anon.statusCode).toBe(401);
+    const user = await t.login('user');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/topics',
+      headers: user.headers,
+      payload: { nope: 1 },
+    });
+    expect(res.statusCode).toBe(403);
+    const admin = await t.login('admin');
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/admin/topics',
+      headers: admin.headers,
+      payload: { nope: 1 },
+    });
+    expect(ok.statusCode).toBe(422);
+  });
+});

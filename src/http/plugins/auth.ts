@@ -44,3 +44,21 @@ export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
 }
+
+const GUARDS = new Set<unknown>([requireUser, requireAdmin]);
+const toArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/**
+ * Routes declare their guard as `preHandler: requireUser | requireAdmin`; this moves the guard to
+ * onRequest so it runs BEFORE body/query validation: an anonymous or non-admin caller gets 401/403
+ * and learns nothing about the route's schema from a 422.
+ */
+export function hoistAuthGuards(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const handlers = toArray(route.preHandler);
+    const guards = handlers.filter((h) => GUARDS.has(h));
+    if (!guards.length) return;
+    route.preHandler = handlers.filter((h) => !GUARDS.has(h));
+    route.onRequest = [...toArray(route.onRequest), ...guards] as typeof route.onRequest;
+  });
+}
