@@ -78,6 +78,10 @@ const EnvSchema = Type.Object({
   EMBEDDING_TPM: Int(1, 1_000_000_000),
   EMBEDDING_RPD: Int(1, 100_000_000),
   TAG_SIMILARITY_THRESHOLD: Num(0, 1),
+  // per-IP rate limits; 0 turns one off
+  RATE_LIMIT_LOGIN_PER_MINUTE: Int(0, 100_000),
+  RATE_LIMIT_REGISTER_PER_HOUR: Int(0, 100_000),
+  RATE_LIMIT_VIEWS_PER_MINUTE: Int(0, 1_000_000),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -140,6 +144,10 @@ export interface Config {
     rateLimit: { rpm?: number; tpm?: number; rpd?: number } | null;
   };
   tagSimilarityThreshold: number;
+  rateLimits: Record<
+    'login' | 'register' | 'view',
+    { name: string; max: number; windowSeconds: number } | null
+  >;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +190,9 @@ const list = (v: string | undefined) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+const rule = (name: string, max: number, windowSeconds: number) =>
+  max > 0 ? { name, max, windowSeconds } : null;
 
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   const env = coerce(raw);
@@ -281,5 +292,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       rateLimit,
     },
     tagSimilarityThreshold: e.TAG_SIMILARITY_THRESHOLD ?? 0.85,
+    rateLimits: {
+      login: rule('login', e.RATE_LIMIT_LOGIN_PER_MINUTE ?? 10, 60),
+      register: rule('register', e.RATE_LIMIT_REGISTER_PER_HOUR ?? 20, 3600),
+      view: rule('view', e.RATE_LIMIT_VIEWS_PER_MINUTE ?? 300, 60),
+    },
   };
 }

@@ -28,7 +28,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
   if (role === 'all' || role === 'api') {
     const app = await buildApp(container.services, logger, {
       trustedProxies: config.trustedProxies,
-      mediaDir: undefined,
+      rateLimits: config.rateLimits,
     });
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
     logger.info({ event: 'api.listening', url: apiUrl });

@@ -17,6 +17,7 @@ import {
 import { AdvisoryJobLock } from '../infrastructure/db/advisory-lock.js';
 import { AuthService } from '../application/auth/auth.service.js';
 import { CatalogService } from '../application/catalog/catalog.service.js';
+import { RateLimiter } from '../application/shared/rate-limit.js';
 import { systemClock, type Clock, type JobLock, type KeyValueCache } from '../application/shared/ports.js';
 import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
@@ -100,6 +101,7 @@ export async function createContainer(
   const partial: Partial<Services> = {
     auth,
     catalog,
+    rateLimiter: new RateLimiter(cache),
     readiness: async () => ({ database: await database.ping(), cache: await cache.ping() }),
   };
   const ctx: WiringContext = {

@@ -8,6 +8,7 @@ import { ErrorBody } from './schemas/common.js';
 import { installValidators } from './plugins/validation.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { hoistAuthGuards, installAuth } from './plugins/auth.js';
+import { installRateLimits } from './plugins/rate-limit.js';
 import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -42,6 +43,12 @@ export async function buildApp(
   });
   installAuth(app, (token) => services.auth.authenticate(token));
   hoistAuthGuards(app);
+  installRateLimits(
+    app,
+    services.rateLimiter,
+    { login: null, register: null, view: null, ...opts.rateLimits },
+    opts.trustedProxies,
+  );
 
   if (opts.exposeDocs !== false) {
     await app.register(swagger, {

@@ -1,5 +1,6 @@
 import type { AuthService } from '../application/auth/auth.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
+import type { RateLimiter } from '../application/shared/rate-limit.js';
 
 /**
  * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
@@ -7,6 +8,7 @@ import type { CatalogService } from '../application/catalog/catalog.service.js';
 export interface Services {
   auth: AuthService;
   catalog: CatalogService;
+  rateLimiter: RateLimiter;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }
@@ -16,6 +18,10 @@ export interface HttpOptions {
   /** bodies larger than this are refused with 413 */
   bodyLimitBytes?: number;
   exposeDocs?: boolean;
+  /** per-IP limits by name (null = off) */
+  rateLimits?: Partial<
+    Record<'login' | 'register' | 'view', { name: string; max: number; windowSeconds: number } | null>
+  >;
   /** extra static roots served by the api role (e.g. /media) */
   mediaDir?: string;
 }

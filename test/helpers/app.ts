@@ -37,6 +37,10 @@ export async function buildTestApp(
     DATA_DIR: '/tmp/article-intel-test',
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
+    // tests register many users from one address; the rate-limit test sets its own limits
+    RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+    RATE_LIMIT_REGISTER_PER_HOUR: '0',
+    RATE_LIMIT_VIEWS_PER_MINUTE: '0',
     ...opts.env,
   });
   const container = await createContainer(config, {
@@ -45,7 +49,10 @@ export async function buildTestApp(
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
   });
-  const app = await buildApp(container.services, container.logger, { trustedProxies: config.trustedProxies });
+  const app = await buildApp(container.services, container.logger, {
+    trustedProxies: config.trustedProxies,
+    rateLimits: config.rateLimits,
+  });
   await app.ready();
   return {
     app,

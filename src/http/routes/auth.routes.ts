@@ -24,6 +24,7 @@ export const authRoutes =
     app.post(
       '/auth/register',
       {
+        config: { rateLimit: 'register' },
         schema: {
           tags: ['auth'],
           summary: 'Create an account and sign in',
@@ -41,6 +42,7 @@ export const authRoutes =
     app.post(
       '/auth/login',
       {
+        config: { rateLimit: 'login' },
         schema: {
           tags: ['auth'],
           summary: 'Sign in with e-mail and password',
