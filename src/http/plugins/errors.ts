@@ -24,6 +24,35 @@ export function sendError(
   });
 }
 
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|connection refused|timeout exceeded when trying to connect|Connection is closed|client has encountered a connection error/i;
+
+/** A database or cache connection failure (the driver's error, possibly wrapped by the ORM). */
+export function isStoreUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
+    if ((e.code && UNAVAILABLE_CODES.has(e.code)) || (e.message && UNAVAILABLE_MESSAGES.test(e.message)))
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 /** One error handler: typed errors keep their code, validation is 422, 5xx never leak internals. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -31,6 +60,16 @@ export function installErrorHandling(app: FastifyInstance): void {
       const status = err.status ?? STATUS[err.kind];
       if (status >= 500) req.log.warn({ event: 'http.error', code: err.code, err }, err.message);
       return sendError(reply, status, err.code, err.message, err.details);
+    }
+    if (isStoreUnavailable(err)) {
+      req.log.warn({ event: 'http.store_unavailable', err: String(err) }, 'a backing store is unavailable');
+      reply.header('retry-after', 5);
+      return sendError(
+        reply,
+        503,
+        'service_unavailable',
+        'the service is temporarily unavailable, try again shortly',
+      );
     }
     const fe = err as FastifyError;
     if (fe.validation) {
