@@ -40,6 +40,11 @@ export async function buildApp(
   app.addHook('onRequest', async (req, reply) => {
     enterCorrelation(String(req.id));
     reply.header(CORRELATION_HEADER, req.id);
+    // a JSON API: nothing of it is meant to be framed, sniffed or to leak the referrer
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cross-origin-resource-policy', 'same-site');
   });
   installAuth(app, (token) => services.auth.authenticate(token));
   hoistAuthGuards(app);

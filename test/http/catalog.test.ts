@@ -190,7 +190,9 @@ describe('topics, sources and providers', () => {
   });
 
   it('serves /health, /ready and the OpenAPI document at /docs', async () => {
-    expect((await t.app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
+    const health = await t.app.inject({ url: '/health' });
+    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
     expect((await t.app.inject({ url: '/ready' })).json()).toMatchObject({ status: 'ready' });
     const doc = (await t.app.inject({ url: '/docs/json' })).json();
     expect(Object.keys(doc.paths)).toEqual(
