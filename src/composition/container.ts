@@ -24,12 +24,14 @@ import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
+import { wireReports } from './reports.js';
+import { wireArticles } from './articles.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
  * An area may use the services of the areas before it (ctx.services).
  */
-const AREAS: WireArea[] = [];
+const AREAS: WireArea[] = [wireArticles, wireReports];
 
 export interface ContainerOverrides {
   database?: Database;

@@ -13,6 +13,9 @@ import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
+import { articleRoutes } from './routes/articles.routes.js';
+import { favoriteRoutes } from './routes/favorites.routes.js';
+import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -74,6 +77,10 @@ export async function buildApp(
   await app.register(healthRoutes(services));
   await app.register(authRoutes(services));
   await app.register(catalogRoutes(services));
+  await app.register(articleRoutes(services, opts));
+  await app.register(favoriteRoutes(services));
+  await app.register(reportsRoutes(services));
+  await app.register(mediaRoutes(services));
 
   return app;
 }

@@ -1,6 +1,11 @@
 import type { AuthService } from '../application/auth/auth.service.js';
+import type { ArticlesService } from '../application/articles/articles.service.js';
+import type { FavoritesService } from '../application/articles/favorites.service.js';
+import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
+import type { ReportsService } from '../application/reports/reports.service.js';
+import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 
 /**
  * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
@@ -9,6 +14,11 @@ export interface Services {
   auth: AuthService;
   catalog: CatalogService;
   rateLimiter: RateLimiter;
+  articles: ArticlesService;
+  favorites: FavoritesService;
+  views: ViewsService;
+  reports: ReportsService;
+  weeklyReports: WeeklyReportService;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }

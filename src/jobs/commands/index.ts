@@ -1,7 +1,11 @@
 import type { Command } from './command.js';
 import { userCommands } from './users.command.js';
+import { viewCommands } from './views.command.js';
+import { reportCommands } from './reports.command.js';
 
 /** Every CLI command; each area adds its `<area>.command.ts` here. */
 export const commands: Record<string, Command> = {
   ...userCommands,
+  ...viewCommands,
+  ...reportCommands,
 };

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { ReportDeliveryService } from '../application/reports/report-delivery.service.js';
+import { ReportsService } from '../application/reports/reports.service.js';
+import { WeeklyReportService } from '../application/reports/weekly-report.service.js';
+import { SvgCoverRenderer } from '../infrastructure/cover/svg-cover-renderer.js';
+import {
+  DrizzleDeliveryLog,
+  DrizzleReportRepository,
+} from '../infrastructure/db/repositories/report.repository.js';
+import { DrizzleReportInputs } from '../infrastructure/db/repositories/report-inputs.repository.js';
+import { SmtpMailer } from '../infrastructure/mail/smtp-mailer.js';
+import { LocalMediaStorage } from '../infrastructure/storage/local-media-storage.js';
+import type { WireArea } from './context.js';
+
+/** Weekly reports: generation job (cron, CLI, admin endpoint), delivery, public read side, media. */
+export const wireReports: WireArea = (ctx) => {
+  const { config, db, logger } = ctx;
+  const reports = new DrizzleReportRepository(db);
+  // S3_* is not implemented yet: covers are local files under DATA_DIR/media (docs/decisions.md)
+  const media = new LocalMediaStorage(join(config.dataDir, 'media'), config.publicBaseUrl);
+  const mailer = new SmtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from });
+  ctx.onClose(async () => mailer.close());
+  const delivery = new ReportDeliveryService({
+    log: new DrizzleDeliveryLog(db),
+    reports,
+    mailer,
+    messenger: ctx.messenger,
+    logger,
+    siteUrl: config.publicBaseUrl,
+  });
+  const weeklyReports = new WeeklyReportService({
+    inputs: new DrizzleReportInputs(db),
+    reports,
+    llm: ctx.llm,
+    covers: new SvgCoverRenderer(),
+    media,
+    delivery,
+    clock: ctx.clock,
+    logger,
+  });
+  return {
+    services: { reports: new ReportsService(reports, media), weeklyReports },
+    jobs: [{ name: 'weekly-report', cron: config.jobs.weeklyReportCron, run: () => weeklyReports.run() }],
+  };
+};

@@ -1,0 +1,167 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DateTime, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
+import { requireAdmin } from '../plugins/auth.js';
+import { notFound } from '../../domain/errors.js';
+import type { Services } from '../services.js';
+
+const ArticleSourceOut = Type.Object({
+  id: Uuid(),
+  title: Type.String(),
+  url: Type.String(),
+  public_article_id: Uuid(),
+});
+const WeeklyReportOut = Type.Object(
+  {
+    id: Uuid(),
+    topic_id: Uuid(),
+    week_start_date: Type.String({ format: 'date' }),
+    title: Type.String(),
+    summary_text: Type.String({ description: 'Markdown with inline [N] citations; N indexes sources' }),
+    cover_image_url: Nullable(Type.String()),
+    article_count: Type.Integer(),
+    status: Type.String(),
+    created_at: DateTime(),
+    sources: Type.Array(ArticleSourceOut),
+  },
+  { $id: 'WeeklyReportOut', title: 'WeeklyReportOut' },
+);
+const Locale = Type.Optional(
+  Type.Union([Type.Literal('en'), Type.Literal('zh-TW')], {
+    description: 'zh-TW returns the translated title and summary when one exists',
+  }),
+);
+const WeekStart = Type.String({ format: 'date', description: 'YYYY-MM-DD; any day of the week' });
+
+const Counts = Type.Object({
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  already_sent: Type.Integer(),
+  not_configured: Type.Integer(),
+});
+const RunSummary = Type.Object({
+  week_start: Type.String({ format: 'date' }),
+  topics: Type.Array(
+    Type.Object({
+      topic_id: Uuid(),
+      topic_name: Type.String(),
+      status: Type.Union([
+        Type.Literal('created'),
+        Type.Literal('existing'),
+        Type.Literal('skipped'),
+        Type.Literal('failed'),
+      ]),
+      report_id: Nullable(Uuid()),
+      article_count: Type.Integer(),
+      reason: Type.Optional(Type.String()),
+      deliveries: Type.Optional(Type.Object({ email: Counts, messenger: Counts })),
+    }),
+  ),
+});
+
+export const reportsRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const r = services.reports;
+    app.addSchema(WeeklyReportOut);
+    const Out = Type.Ref('WeeklyReportOut');
+
+    app.get(
+      '/weekly-reports',
+      {
+        schema: {
+          tags: ['weekly-reports'],
+          summary: 'Weekly reports of a topic, newest week first',
+          querystring: Obj({
+            topic_id: Uuid(),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+            offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+            locale: Locale,
+          }),
+          response: {
+            200: Type.Object({
+              items: Type.Array(Out),
+              total: Type.Integer(),
+              limit: Type.Integer(),
+              offset: Type.Integer(),
+            }),
+            ...errors(422),
+          },
+        },
+      },
+      async (req) => r.list({ topicId: req.query.topic_id, ...req.query }),
+    );
+
+    app.get(
+      '/weekly-reports/latest',
+      {
+        schema: {
+          tags: ['weekly-reports'],
+          summary: 'The most recent completed report of a topic, or null',
+          querystring: Obj({ topic_id: Uuid(), locale: Locale }),
+          response: { 200: Nullable(Out), ...errors(422) },
+        },
+      },
+      async (req, reply) =>
+        reply.send(await r.latest({ topicId: req.query.topic_id, locale: req.query.locale })),
+    );
+
+    app.get(
+      '/weekly-reports/by-week',
+      {
+        schema: {
+          tags: ['weekly-reports'],
+          summary: 'The report of one topic and week',
+          querystring: Obj({ topic_id: Uuid(), week_start: WeekStart, locale: Locale }),
+          response: { 200: Out, ...errors(404, 422) },
+        },
+      },
+      async (req) =>
+        r.byWeek({ topicId: req.query.topic_id, weekStart: req.query.week_start, locale: req.query.locale }),
+    );
+
+    app.post(
+      '/admin/jobs/weekly-reports',
+      {
+        preHandler: requireAdmin,
+        schema: {
+          tags: ['jobs'],
+          summary: 'Run the weekly report job now (idempotent per topic and week)',
+          description:
+            'Without topic_id: every active topic with articles in the week. Without week_start: the ' +
+            'last full week. 503 multimodal_provider_missing when no multimodal provider is active.',
+          security: [{ bearer: [] }],
+          body: Type.Optional(Obj({ topic_id: Type.Optional(Uuid()), week_start: Type.Optional(WeekStart) })),
+          response: { 200: RunSummary, ...errors(401, 403, 404, 422, 503) },
+        },
+      },
+      async (req) =>
+        services.weeklyReports.run({ topicId: req.body?.topic_id, weekStart: req.body?.week_start }),
+    );
+  };
+
+/** Public files (report covers) at /media/<key>; any origin may embed them (mail clients). */
+export const mediaRoutes =
+  (services: Services): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/media/*',
+      {
+        schema: {
+          tags: ['media'],
+          summary: 'A stored public file, e.g. a report cover',
+          params: Obj({ '*': Type.String({ maxLength: 512 }) }),
+          response: { 200: Type.Unknown(), ...errors(404) },
+        },
+      },
+      async (req, reply) => {
+        const file = await services.reports.mediaFile(req.params['*']);
+        if (!file) throw notFound('file', 'media_not_found');
+        return reply
+          .header('content-type', file.contentType)
+          .header('cache-control', 'public, max-age=86400')
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(file.data);
+      },
+    );
+  };
