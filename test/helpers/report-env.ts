@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildTestApp, type TestApp } from './app.js';
+import type { DbKind } from './db.js';
+import { OpenAiPeer, type ChatCall } from '../peers/openai-peer.js';
+import { TelegramPeer } from '../peers/telegram-peer.js';
+import { SmtpPeer } from '../peers/smtp-peer.js';
+
+export const REPORT_SITE = 'https://reports.example.test';
+
+export interface ReportEnv {
+  t: TestApp;
+  llm: OpenAiPeer;
+  telegram: TelegramPeer;
+  smtp: SmtpPeer;
+  admin: { headers: { authorization: string } };
+  runJob(body?: Record<string, string>): ReturnType<TestApp['app']['inject']>;
+  close(): Promise<void>;
+}
+
+export const isTranslation = (call: ChatCall) => call.messages[0]!.content.startsWith('Translate');
+
+/** A model that writes a one-citation summary and a marker-preserving translation. */
+export const simpleModel = (call: ChatCall) =>
+  isTranslation(call)
+    ? JSON.stringify({ title: '每週摘要', summary_text: '本週重點 [1]。' })
+    : JSON.stringify({ title: 'Weekly digest', summary_text: 'The highlight of the week [1].' });
+
+/** The app with the three outside peers of weekly reports: OpenAI-compatible, SMTP, Telegram. */
+export async function startReportEnv(db: DbKind): Promise<ReportEnv> {
+  const llm = await new OpenAiPeer(simpleModel).start();
+  const telegram = await new TelegramPeer().start();
+  const smtp = await new SmtpPeer().start();
+  const dataDir = mkdtempSync(join(tmpdir(), 'reports-'));
+  const t = await buildTestApp({
+    db,
+    env: {
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: REPORT_SITE,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Digest <digest@example.test>',
+      TELEGRAM_BOT_TOKEN: '123:test-token',
+      TELEGRAM_API_URL: telegram.url,
+    },
+  });
+  const admin = await t.login('admin');
+  return {
+    t,
+    llm,
+    telegram,
+    smtp,
+    admin,
+    runJob: (body = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/admin/jobs/weekly-reports',
+        headers: admin.headers,
+        payload: body,
+      }),
+    async close() {
+      await t.close();
+      await Promise.all([llm.stop(), telegram.stop(), smtp.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
