@@ -260,7 +260,16 @@ CREATE INDEX "articles_topic_idx" ON "articles" USING btree ("topic_id");--> sta
 CREATE INDEX "articles_doi_idx" ON "articles" USING btree ("doi");--> statement-breakpoint
 CREATE INDEX "articles_arxiv_idx" ON "articles" USING btree ("arxiv_id");--> statement-breakpoint
 CREATE INDEX "articles_normalized_title_idx" ON "articles" USING btree ("normalized_title");--> statement-breakpoint
+CREATE INDEX "articles_scraped_at_idx" ON "articles" USING btree ("scraped_at","id");--> statement-breakpoint
+CREATE INDEX "articles_topic_scraped_at_idx" ON "articles" USING btree ("topic_id","scraped_at","id");--> statement-breakpoint
+CREATE INDEX "articles_title_idx" ON "articles" USING btree ("title","id");--> statement-breakpoint
+CREATE INDEX "articles_source_idx" ON "articles" USING btree ("source","id");--> statement-breakpoint
+CREATE INDEX "articles_published_at_asc_idx" ON "articles" USING btree ("published_at","id");--> statement-breakpoint
+CREATE INDEX "articles_published_at_desc_idx" ON "articles" USING btree ("published_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "articles_view_count_asc_idx" ON "articles" USING btree ("view_count","id");--> statement-breakpoint
+CREATE INDEX "articles_view_count_desc_idx" ON "articles" USING btree ("view_count" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "article_metrics_key_value_idx" ON "article_metrics" USING btree ("metric_key","value");--> statement-breakpoint
+CREATE INDEX "article_metrics_sort_idx" ON "article_metrics" USING btree ("metric_key","value","article_id") WHERE "article_metrics"."value" is not null;--> statement-breakpoint
 CREATE INDEX "article_tags_tag_idx" ON "article_tags" USING btree ("tag_id");--> statement-breakpoint
 CREATE INDEX "tag_suggestions_status_idx" ON "tag_normalization_suggestions" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "tags_group_idx" ON "tags" USING btree ("tag_group_id");--> statement-breakpoint

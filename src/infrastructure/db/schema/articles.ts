@@ -44,5 +44,18 @@ export const articles = pgTable(
     index('articles_doi_idx').on(t.doi),
     index('articles_arxiv_idx').on(t.arxivId),
     index('articles_normalized_title_idx').on(t.normalizedTitle),
+    // Sort indexes of GET /articles (docs/decisions.md "Article list query plans"): every sort key
+    // ends with id so that ties are deterministic and a page is one ordered index range.
+    // NOT NULL keys: one index serves both directions (backward scan for desc).
+    index('articles_scraped_at_idx').on(t.scrapedAt, t.id),
+    index('articles_topic_scraped_at_idx').on(t.topicId, t.scrapedAt, t.id),
+    index('articles_title_idx').on(t.title, t.id),
+    index('articles_source_idx').on(t.source, t.id),
+    // Nullable keys sort NULLS LAST in both directions: a backward scan would put nulls first, so
+    // each direction has its own index.
+    index('articles_published_at_asc_idx').on(t.publishedAt.asc().nullsLast(), t.id.asc()),
+    index('articles_published_at_desc_idx').on(t.publishedAt.desc().nullsLast(), t.id.desc()),
+    index('articles_view_count_asc_idx').on(t.viewCount.asc().nullsLast(), t.id.asc()),
+    index('articles_view_count_desc_idx').on(t.viewCount.desc().nullsLast(), t.id.desc()),
   ],
 );

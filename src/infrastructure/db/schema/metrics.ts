@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   doublePrecision,
@@ -49,5 +50,10 @@ export const articleMetrics = pgTable(
   (t) => [
     primaryKey({ columns: [t.articleId, t.metricKey] }),
     index('article_metrics_key_value_idx').on(t.metricKey, t.value),
+    // GET /articles sorted by a metric (articles area): the non-null values of one key in
+    // (value, article_id) order, scanned forward for asc and backward for desc.
+    index('article_metrics_sort_idx')
+      .on(t.metricKey, t.value, t.articleId)
+      .where(sql`${t.value} is not null`),
   ],
 );

@@ -1,0 +1,40 @@
+/** Article read models of the public API (ArticleOut / ArticleDetailOut in the spec). */
+export interface ArticleTranslationView {
+  title: string;
+  summary: string | null;
+}
+
+export interface ArticleSummary {
+  id: string;
+  topicId: string;
+  title: string;
+  url: string;
+  source: string;
+  summary: string | null;
+  publishedAt: Date | null;
+  scrapedAt: Date;
+  language: string | null;
+  doi: string | null;
+  arxivId: string | null;
+  tags: string[];
+  /** enabled catalog metrics with a non-null value only */
+  metrics: Record<string, number>;
+  /** stored count; null until the first flush (sorts as "without a value", shown as 0) */
+  viewCount: number | null;
+  isFavorited: boolean;
+}
+
+export interface ArticleDetail extends ArticleSummary {
+  content: string | null;
+  author: string | null;
+  translations: Record<string, ArticleTranslationView>;
+}
+
+/** Sort keys that are columns of the article; any other accepted key is an enabled metric_key. */
+export const COLUMN_SORTS = ['scraped_at', 'published_at', 'source', 'title', 'view_count'] as const;
+export type ColumnSort = (typeof COLUMN_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export type ArticleSort = { kind: 'column'; column: ColumnSort } | { kind: 'metric'; metricKey: string };
+
+export const isColumnSort = (s: string): s is ColumnSort => (COLUMN_SORTS as readonly string[]).includes(s);

@@ -1,0 +1,155 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ArticleDetail, ArticleSummary } from '../../domain/articles.js';
+import { DateTime, IdParams, NoContent, Nullable, Obj, Pagination, Uuid, errors } from '../schemas/common.js';
+import { requireAdmin } from '../plugins/auth.js';
+import { clientIp } from '../plugins/client-ip.js';
+import type { HttpOptions, Services } from '../services.js';
+
+const ArticleFields = {
+  id: Uuid(),
+  topic_id: Uuid(),
+  title: Type.String(),
+  url: Type.String(),
+  source: Type.String(),
+  summary: Nullable(Type.String()),
+  published_at: Nullable(DateTime()),
+  scraped_at: DateTime(),
+  language: Nullable(Type.String()),
+  doi: Nullable(Type.String()),
+  arxiv_id: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  metrics: Type.Record(Type.String(), Type.Number(), {
+    description: 'enabled catalog metric_key → value; only metrics with a value',
+  }),
+  view_count: Type.Integer({ description: '0 if never viewed' }),
+  is_favorited: Type.Boolean({ description: 'false for guests' }),
+};
+const ArticleOut = Type.Object(ArticleFields, { title: 'ArticleOut' });
+const ArticleDetailOut = Type.Object(
+  {
+    ...ArticleFields,
+    content: Nullable(Type.String()),
+    author: Nullable(Type.String()),
+    translations: Type.Record(
+      Type.String(),
+      Type.Object({ title: Type.String(), summary: Nullable(Type.String()) }),
+      { description: 'keyed by locale, e.g. zh-TW' },
+    ),
+  },
+  { title: 'ArticleDetailOut' },
+);
+const ArticlePageOut = Type.Object({
+  items: Type.Array(ArticleOut),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+const ListQuery = Obj({
+  sort: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'scraped_at (default), published_at, source, title, view_count or an enabled metric_key',
+    }),
+  ),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+  favorites_only: Type.Optional(Type.Boolean({ default: false, description: 'ignored for guests' })),
+  topic_id: Type.Optional(Uuid()),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive title search' })),
+  ...Pagination,
+});
+const FlushOut = Type.Object({ articles: Type.Integer(), views: Type.Integer() });
+
+const summaryOut = (a: ArticleSummary) => ({
+  id: a.id,
+  topic_id: a.topicId,
+  title: a.title,
+  url: a.url,
+  source: a.source,
+  summary: a.summary,
+  published_at: a.publishedAt?.toISOString() ?? null,
+  scraped_at: a.scrapedAt.toISOString(),
+  language: a.language,
+  doi: a.doi,
+  arxiv_id: a.arxivId,
+  tags: a.tags,
+  metrics: a.metrics,
+  view_count: a.viewCount ?? 0,
+  is_favorited: a.isFavorited,
+});
+const detailOut = (a: ArticleDetail) => ({
+  ...summaryOut(a),
+  content: a.content,
+  author: a.author,
+  translations: a.translations,
+});
+
+export const articleRoutes =
+  (services: Services, opts: Pick<HttpOptions, 'trustedProxies'>): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/articles',
+      {
+        schema: {
+          tags: ['articles'],
+          summary: 'Articles, sorted and filtered; rows without a sort value come last',
+          querystring: ListQuery,
+          response: { 200: ArticlePageOut, ...errors(422) },
+        },
+      },
+      async (req) => {
+        const { favorites_only, topic_id, ...q } = req.query;
+        const page = await services.articles.list(
+          { ...q, favoritesOnly: favorites_only, topicId: topic_id },
+          req.principal?.userId ?? null,
+        );
+        return { ...page, items: page.items.map(summaryOut) };
+      },
+    );
+
+    app.get(
+      '/articles/:id',
+      {
+        schema: {
+          tags: ['articles'],
+          params: IdParams,
+          response: { 200: ArticleDetailOut, ...errors(404, 422) },
+        },
+      },
+      async (req) => detailOut(await services.articles.get(req.params.id, req.principal?.userId ?? null)),
+    );
+
+    app.post(
+      '/articles/:id/view',
+      {
+        config: { rateLimit: 'view' },
+        schema: {
+          tags: ['articles'],
+          summary: 'Count a view (once per IP and article per 24 h); always 204',
+          params: IdParams,
+          response: { 204: NoContent, ...errors(422) },
+        },
+      },
+      async (req, reply) => {
+        await services.views.recordView(req.params.id, clientIp(req, opts.trustedProxies));
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/admin/articles/flush-view-counts',
+      {
+        preHandler: requireAdmin,
+        schema: {
+          tags: ['admin'],
+          security: [{ bearer: [] }],
+          summary: 'Flush cached view counters into stored view_count now',
+          response: { 200: FlushOut, ...errors(401, 403) },
+        },
+      },
+      async () => services.views.flush(),
+    );
+  };

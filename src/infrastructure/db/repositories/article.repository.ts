@@ -1,0 +1,230 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type {
+  ArticleFilter,
+  ArticleListQuery,
+  ArticlePage,
+  ArticleReadRepository,
+  EnabledMetrics,
+} from '../../../application/articles/articles.ports.js';
+import type {
+  ArticleDetail,
+  ArticleSummary,
+  ArticleTranslationView,
+  ColumnSort,
+  SortOrder,
+} from '../../../domain/articles.js';
+import { rowsOf, type Db } from '../client.js';
+
+/**
+ * `total` is exact up to this many matches; above it the planner's row estimate is returned, since
+ * counting a million rows costs ~35 ms and the page itself ~1 ms (docs/decisions.md).
+ */
+export const EXACT_TOTAL_CAP = 10_000;
+
+const SUMMARY_COLUMNS = sql.raw(
+  'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id, a.view_count',
+);
+
+interface SummaryRow {
+  id: string;
+  topic_id: string;
+  title: string;
+  url: string;
+  source: string;
+  summary: string | null;
+  published_at: Date | string | null;
+  scraped_at: Date | string;
+  language: string | null;
+  doi: string | null;
+  arxiv_id: string | null;
+  view_count: number | null;
+}
+interface DetailRow extends SummaryRow {
+  content: string | null;
+  author: string | null;
+  translations: Record<string, ArticleTranslationView> | string | null;
+}
+
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+/** a text literal cast to an array type: one parameter whatever the length, on both drivers */
+export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+const textArray = (xs: readonly string[]) =>
+  sql`${`{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+function whereOf(f: ArticleFilter): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (f.topicId) parts.push(sql`a.topic_id = ${f.topicId}`);
+  if (f.source) parts.push(sql`a.source = ${f.source}`);
+  if (f.q) parts.push(sql`a.title ilike ${`%${escapeLike(f.q)}%`}`);
+  if (f.tag)
+    parts.push(
+      sql`exists (select 1 from article_tags at join tags t on t.id = at.tag_id where at.article_id = a.id and t.name = ${f.tag})`,
+    );
+  if (f.favoritesOf)
+    parts.push(
+      sql`exists (select 1 from favorites f where f.article_id = a.id and f.user_id = ${f.favoritesOf})`,
+    );
+  return sql.join(parts, sql` and `);
+}
+
+/**
+ * ORDER BY of a column sort, written to match an index exactly (schema/articles.ts): nullable
+ * columns put NULLS LAST in both directions, and id breaks ties in the same direction.
+ */
+function columnOrder(column: ColumnSort, order: SortOrder): SQL {
+  const dir = sql.raw(order === 'asc' ? 'asc' : 'desc');
+  const col = sql.raw(`a.${column}`);
+  if (column === 'published_at' || column === 'view_count')
+    return sql`${col} ${dir} nulls last, a.id ${dir} nulls last`;
+  return sql`${col} ${dir}, a.id ${dir}`;
+}
+
+export class DrizzleArticleRepository implements ArticleReadRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(q: ArticleListQuery): Promise<ArticlePage> {
+    const [rows, total] = await Promise.all([this.page(q), this.total(q.filter)]);
+    return { items: await this.decorate(rows, q.metricKeys, q.viewerId), total };
+  }
+
+  async get(id: string, opts: { metricKeys: readonly string[]; viewerId: string | null }) {
+    const rows = rowsOf<DetailRow>(
+      await this.db.execute(
+        sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations from articles a where a.id = ${id}`,
+      ),
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const [summary] = await this.decorate([row], opts.metricKeys, opts.viewerId);
+    const translations =
+      typeof row.translations === 'string'
+        ? (JSON.parse(row.translations) as Record<string, ArticleTranslationView>)
+        : (row.translations ?? {});
+    const detail: ArticleDetail = { ...summary!, content: row.content, author: row.author, translations };
+    return detail;
+  }
+
+  async exists(id: string) {
+    return rowsOf(await this.db.execute(sql`select 1 from articles where id = ${id}`)).length > 0;
+  }
+
+  private async page(q: ArticleListQuery): Promise<SummaryRow[]> {
+    const where = whereOf(q.filter);
+    if (q.sort.kind === 'column') {
+      return rowsOf<SummaryRow>(
+        await this.db.execute(
+          sql`select ${SUMMARY_COLUMNS} from articles a where ${where}
+              order by ${columnOrder(q.sort.column, q.order)} limit ${q.limit} offset ${q.offset}`,
+        ),
+      );
+    }
+    // Metric sort: the rows with a value, read in (value, article_id) order from the partial index
+    // article_metrics_sort_idx, then the rows without one in id order. UNION ALL without an outer
+    // ORDER BY is an Append that runs its branches in order and stops as soon as the LIMIT is met,
+    // so a page inside the first part never touches the second (docs/decisions.md).
+    const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
+    const key = q.sort.metricKey;
+    const reach = q.limit + q.offset;
+    return rowsOf<SummaryRow>(
+      await this.db.execute(sql`
+        select * from (
+          (select ${SUMMARY_COLUMNS} from article_metrics m join articles a on a.id = m.article_id
+            where m.metric_key = ${key} and m.value is not null and ${where}
+            order by m.value ${dir}, m.article_id ${dir} limit ${reach})
+          union all
+          (select ${SUMMARY_COLUMNS} from articles a
+            where not exists (select 1 from article_metrics m
+                              where m.article_id = a.id and m.metric_key = ${key} and m.value is not null)
+              and ${where}
+            order by a.id ${dir} limit ${reach})
+        ) page limit ${q.limit} offset ${q.offset}`),
+    );
+  }
+
+  private async total(filter: ArticleFilter): Promise<number> {
+    const where = whereOf(filter);
+    const [counted] = rowsOf<{ n: number | string }>(
+      await this.db.execute(
+        sql`select count(*)::int as n from (select 1 from articles a where ${where} limit ${EXACT_TOTAL_CAP + 1}) c`,
+      ),
+    );
+    const n = Number(counted?.n ?? 0);
+    if (n <= EXACT_TOTAL_CAP) return n;
+    const [plan] = rowsOf<Record<string, unknown>>(
+      await this.db.execute(sql`explain (format json) select 1 from articles a where ${where}`),
+    );
+    const raw = plan ? Object.values(plan)[0] : null;
+    const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as
+      [{ Plan: { 'Plan Rows': number } }] | null;
+    return Math.max(n, Math.round(doc?.[0]?.Plan['Plan Rows'] ?? 0));
+  }
+
+  /** tags, enabled metrics and is_favorited of a page: three small keyed reads */
+  private async decorate(
+    rows: SummaryRow[],
+    metricKeys: readonly string[],
+    viewerId: string | null,
+  ): Promise<ArticleSummary[]> {
+    if (!rows.length) return [];
+    const ids = uuidArray(rows.map((r) => r.id));
+    const [tagRows, metricRows, favRows] = await Promise.all([
+      this.db.execute(
+        sql`select at.article_id, t.name from article_tags at join tags t on t.id = at.tag_id
+            where at.article_id = any(${ids}) order by t.name`,
+      ),
+      metricKeys.length
+        ? this.db.execute(
+            sql`select article_id, metric_key, value from article_metrics
+                where article_id = any(${ids}) and metric_key = any(${textArray(metricKeys)}) and value is not null
+                order by metric_key`,
+          )
+        : Promise.resolve({ rows: [] }),
+      viewerId
+        ? this.db.execute(
+            sql`select article_id from favorites where user_id = ${viewerId} and article_id = any(${ids})`,
+          )
+        : Promise.resolve({ rows: [] }),
+    ]);
+    const tags = new Map<string, string[]>();
+    for (const t of rowsOf<{ article_id: string; name: string }>(tagRows))
+      tags.set(t.article_id, [...(tags.get(t.article_id) ?? []), t.name]);
+    const metrics = new Map<string, Record<string, number>>();
+    for (const m of rowsOf<{ article_id: string; metric_key: string; value: number | string }>(metricRows)) {
+      const own = metrics.get(m.article_id) ?? {};
+      own[m.metric_key] = Number(m.value);
+      metrics.set(m.article_id, own);
+    }
+    const favorites = new Set(rowsOf<{ article_id: string }>(favRows).map((f) => f.article_id));
+    return rows.map((r) => ({
+      id: r.id,
+      topicId: r.topic_id,
+      title: r.title,
+      url: r.url,
+      source: r.source,
+      summary: r.summary,
+      publishedAt: r.published_at === null ? null : date(r.published_at),
+      scrapedAt: date(r.scraped_at),
+      language: r.language,
+      doi: r.doi,
+      arxivId: r.arxiv_id,
+      tags: tags.get(r.id) ?? [],
+      metrics: metrics.get(r.id) ?? {},
+      viewCount: r.view_count,
+      isFavorited: favorites.has(r.id),
+    }));
+  }
+}
+
+/** Enabled keys of the metric catalog, read-only (the catalog itself belongs to the metrics area). */
+export class DrizzleEnabledMetrics implements EnabledMetrics {
+  constructor(private readonly db: Db) {}
+  async enabledKeys() {
+    const rows = rowsOf<{ metric_key: string }>(
+      await this.db.execute(
+        sql`select metric_key from metric_definitions where enabled order by priority, metric_key`,
+      ),
+    );
+    return rows.map((r) => r.metric_key);
+  }
+}
