@@ -26,14 +26,14 @@ describe('local embedding provider', () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     const started = Date.now();
-    const vectors = await p.embed(['abc', 'de']);
+    const vectors = (await p.embed(['abc', 'de'])) as number[][];
     clearInterval(timer);
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     // a blocked loop would tick at most once; a free one ticks about 40 times in 400 ms
     expect(ticks).toBeGreaterThan(15);
     expect(vectors[0]![0]).not.toBe(threadId);
     expect(vectors[0]![0]).toBe(p.workerThreadId);
-    expect(vectors.map((v) => (v as number[])[1])).toEqual([3, 2]);
+    expect(vectors.map((v) => v[1])).toEqual([3, 2]);
   });
 
   it('raises what the function throws, and a wrong dimension', async () => {
