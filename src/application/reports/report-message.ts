@@ -92,8 +92,8 @@ export function renderReportEmail(
   const label = weekLabel(view.weekStartDate, recipient.locale);
   const cover = view.coverImageUrl;
   const headerCell = cover
-    ? `<td class="report-header" background="${esc(cover)}" bgcolor="#1e3a8a" style="background-color:#1e3a8a;background-image:url('${esc(cover)}');background-size:cover;background-position:center;background-repeat:no-repeat;padding:48px 32px;">`
-    : `<td class="report-header" bgcolor="#1e3a8a" style="background-color:#1e3a8a;padding:48px 32px;">`;
+    ? `<td class="report-header" background="${esc(cover)}" bgcolor="#1e3a8a" height="360" valign="middle" style="height:264px;background-color:#1e3a8a;background-image:url('${esc(cover)}');background-size:cover;background-position:center;background-repeat:no-repeat;padding:48px 32px;">`
+    : `<td class="report-header" bgcolor="#1e3a8a" valign="middle" style="background-color:#1e3a8a;padding:48px 32px;">`;
   const sourcesHtml = view.sources.length
     ? `<p style="margin:24px 0 8px 0;font-size:13px;font-weight:bold;color:#374151;text-transform:uppercase;letter-spacing:0.5px;">${esc(t.sources)}</p>` +
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">${view.sources
