@@ -1,13 +1,40 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Container } from './container.js';
+import { buildWebServer } from '../web/web-server.js';
+import { ensureSpaBuilt } from '../web/spa-build.js';
+
+/** The project root (holding package.json), from src/ under tsx and from dist/src/ when compiled. */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const ROOT = projectRoot();
 
 /**
- * The web role (single-page app + same-origin /api/proxy). Until the web app lands this role has
- * nothing to serve, and says so once.
+ * The web role (single-page app + same-origin /api/proxy). `apiUrl` is the api role started in the
+ * same process, when there is one; otherwise API_URL from the config.
  */
 export async function startWebRole(
   container: Container,
-  _apiUrl: string | undefined,
-): Promise<{ url: string; stop(): Promise<void> } | null> {
-  container.logger.info({ event: 'web.disabled', reason: 'the web app is not built into this version' });
-  return null;
+  apiUrl: string | undefined,
+  opts: { build?: boolean; port?: number; host?: string } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const { config, logger } = container;
+  if (opts.build !== false) await ensureSpaBuilt(ROOT, logger);
+  const target = apiUrl
+    ? apiUrl.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
+    : config.web.apiUrl;
+  const app = await buildWebServer(logger, {
+    apiUrl: target,
+    trustedProxies: config.trustedProxies,
+    timeoutMs: 60_000,
+    distDir: join(ROOT, 'web', 'dist'),
+    secureCookie: config.publicBaseUrl.startsWith('https://'),
+  });
+  const url = await app.listen({ host: opts.host ?? config.web.host, port: opts.port ?? config.web.port });
+  logger.info({ event: 'web.listening', url, api: target });
+  return { url, stop: () => app.close() };
 }

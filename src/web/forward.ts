@@ -1,0 +1,90 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientIp } from '../http/plugins/client-ip.js';
+
+/** Headers that belong to one hop, or that the forwarder sets itself. */
+const DROP_REQUEST = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'cookie',
+  'authorization',
+  'accept-encoding',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+]);
+const DROP_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
+  'content-length',
+  'set-cookie',
+  'trailer',
+  'upgrade',
+]);
+
+export interface ForwardOptions {
+  /** backend base URL, e.g. http://127.0.0.1:8000 */
+  apiUrl: string;
+  trustedProxies: readonly string[];
+  timeoutMs: number;
+}
+
+export interface Upstream {
+  status: number;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** One request to the backend on behalf of the browser, with the browser's address in X-Forwarded-For. */
+export async function callBackend(
+  req: FastifyRequest,
+  opts: ForwardOptions,
+  target: { method: string; pathAndQuery: string; token?: string; body?: Buffer | string },
+): Promise<Upstream> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || DROP_REQUEST.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  headers.set('x-forwarded-for', clientIp(req, opts.trustedProxies));
+  headers.set('x-forwarded-proto', req.protocol);
+  if (req.headers.host) headers.set('x-forwarded-host', req.headers.host);
+  headers.set('x-correlation-id', String(req.id));
+  if (target.token) headers.set('authorization', `Bearer ${target.token}`);
+  const hasBody = target.body !== undefined && !['GET', 'HEAD'].includes(target.method);
+  if (hasBody && typeof target.body === 'string') headers.set('content-type', 'application/json');
+  const res = await fetch(opts.apiUrl.replace(/\/+$/, '') + target.pathAndQuery, {
+    method: target.method,
+    headers,
+    body: !hasBody ? undefined : typeof target.body === 'string' ? target.body : new Uint8Array(target.body!),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(opts.timeoutMs),
+  });
+  return { status: res.status, headers: res.headers, body: res.body };
+}
+
+/** Relays the backend's answer (status, safe headers, streamed body) to the browser. */
+export function relay(reply: FastifyReply, upstream: Upstream): FastifyReply {
+  reply.status(upstream.status);
+  upstream.headers.forEach((value, name) => {
+    if (!DROP_RESPONSE.has(name)) reply.header(name, value);
+  });
+  if (!upstream.body || upstream.status === 204 || upstream.status === 304) return reply.send();
+  return reply.send(Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream));
+}
+
+export function errorBody(code: string, message: string, correlationId: string) {
+  return { error: { code, message, correlation_id: correlationId } };
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { callBackend, errorBody, type ForwardOptions } from './forward.js';
+import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
+
+interface SessionBody {
+  access_token: string;
+  expires_in: number;
+  user: unknown;
+}
+
+/**
+ * `POST /api/session` (login), `POST /api/session/register`, `DELETE /api/session` (logout).
+ * The token goes into the HttpOnly cookie and never into the page: the answer carries the user only.
+ */
+export const sessionRoutes =
+  (opts: ForwardOptions & { secureCookie: boolean }): FastifyPluginAsync =>
+  async (app) => {
+    const open =
+      (backendPath: string, okStatus: number) => async (req: FastifyRequest, reply: FastifyReply) => {
+        let upstream;
+        try {
+          upstream = await callBackend(req, opts, {
+            method: 'POST',
+            pathAndQuery: backendPath,
+            body: JSON.stringify(req.body ?? {}),
+          });
+        } catch (err) {
+          req.log.warn({ event: 'web.session.upstream_failed', err });
+          return reply
+            .status(502)
+            .send(errorBody('bad_gateway', 'the backend did not answer', String(req.id)));
+        }
+        const text = upstream.body ? await new Response(upstream.body).text() : '';
+        const retryAfter = upstream.headers.get('retry-after');
+        if (retryAfter) reply.header('retry-after', retryAfter);
+        if (upstream.status !== okStatus) {
+          return reply.status(upstream.status).type('application/json').send(text);
+        }
+        const session = JSON.parse(text) as SessionBody;
+        reply.header(
+          'set-cookie',
+          sessionCookie(session.access_token, session.expires_in, opts.secureCookie),
+        );
+        reply.header('cache-control', 'no-store');
+        return reply.status(okStatus).send({ user: session.user, expires_in: session.expires_in });
+      };
+    app.post('/api/session', open('/auth/login', 200));
+    app.post('/api/session/register', open('/auth/register', 201));
+    app.delete('/api/session', async (_req, reply) =>
+      reply.header('set-cookie', clearedSessionCookie(opts.secureCookie)).status(204).send(),
+    );
+  };

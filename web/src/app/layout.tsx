@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { Menu, Newspaper, X } from 'lucide-react';
+import { LOCALES, useI18n, type Locale } from '../lib/i18n';
+import { useSession, useSessionActions } from '../lib/session';
+import type { MessageKey } from '../lib/messages';
+
+const ADMIN_LINKS: { to: string; label: MessageKey }[] = [
+  { to: '/admin/metrics', label: 'nav.admin.metrics' },
+  { to: '/admin/tags', label: 'nav.admin.tags' },
+  { to: '/admin/catalog', label: 'nav.admin.catalog' },
+  { to: '/admin/jobs', label: 'nav.admin.jobs' },
+  { to: '/admin/monitoring', label: 'nav.admin.monitoring' },
+];
+
+export function Layout() {
+  const { t, locale, setLocale } = useI18n();
+  const { user, isAdmin } = useSession();
+  const { logout } = useSessionActions();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <NavLink to="/articles" className="brand" onClick={close}>
+          <Newspaper size={20} aria-hidden="true" /> {t('app.name')}
+        </NavLink>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={open}
+          aria-controls="site-nav"
+          aria-label={t('nav.menu')}
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? <X size={20} aria-hidden="true" /> : <Menu size={20} aria-hidden="true" />}
+        </button>
+        <nav id="site-nav" className={open ? 'nav open' : 'nav'} aria-label="Main">
+          <NavLink to="/articles" onClick={close}>
+            {t('nav.articles')}
+          </NavLink>
+          <NavLink to="/reports" onClick={close}>
+            {t('nav.reports')}
+          </NavLink>
+          {user && (
+            <NavLink to="/settings" onClick={close}>
+              {t('nav.settings')}
+            </NavLink>
+          )}
+          {isAdmin && (
+            <div className="admin-nav" role="group" aria-label={t('nav.admin')}>
+              <span className="admin-label">{t('nav.admin')}</span>
+              {ADMIN_LINKS.map((l) => (
+                <NavLink key={l.to} to={l.to} onClick={close}>
+                  {t(l.label)}
+                </NavLink>
+              ))}
+            </div>
+          )}
+          <div className="nav-end">
+            <label className="locale-select">
+              <span className="visually-hidden">{t('nav.language')}</span>
+              <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
+                {LOCALES.map((l) => (
+                  <option key={l.value} value={l.value}>
+                    {l.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {user ? (
+              <>
+                <span className="user-name" data-testid="user-name">
+                  {user.display_name ?? user.email}
+                </span>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    close();
+                    void logout().then(() => navigate('/articles'));
+                  }}
+                >
+                  {t('nav.logout')}
+                </button>
+              </>
+            ) : (
+              <>
+                <NavLink to="/login" onClick={close}>
+                  {t('nav.login')}
+                </NavLink>
+                <NavLink to="/register" className="button-link" onClick={close}>
+                  {t('nav.register')}
+                </NavLink>
+              </>
+            )}
+          </div>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

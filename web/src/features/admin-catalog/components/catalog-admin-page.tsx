@@ -1,0 +1,16 @@
+import { useI18n } from '../../../lib/i18n';
+import { ProvidersSection } from './providers-section';
+import { SourcesSection } from './sources-section';
+import { TopicsSection } from './topics-section';
+
+export default function CatalogAdminPage() {
+  const { t } = useI18n();
+  return (
+    <section>
+      <h1>{t('admin.catalog.title')}</h1>
+      <TopicsSection />
+      <SourcesSection />
+      <ProvidersSection />
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState, type ReactNode } from 'react';
+import { Play } from 'lucide-react';
+import { useI18n } from '../../../lib/i18n';
+import { useTopics } from '../../../lib/topics';
+import { errorMessage } from '../../../lib/ui';
+import { useRefreshMetrics, useScraperRun, useStartScrape, useWeeklyReports } from '../api/jobs';
+
+export default function JobsAdminPage() {
+  const { t } = useI18n();
+  return (
+    <section>
+      <h1>{t('admin.jobs.title')}</h1>
+      <div className="jobs">
+        <ScrapeJob />
+        <MetricsJob />
+        <ReportsJob />
+      </div>
+    </section>
+  );
+}
+
+function JobCard({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  return (
+    <section className="card" data-testid={testId} aria-label={title}>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Result({ value, error }: { value: unknown; error: unknown }) {
+  const { t } = useI18n();
+  if (error) {
+    return (
+      <p className="form-error" role="alert">
+        {errorMessage(error, t('common.error'))}
+      </p>
+    );
+  }
+  if (value === undefined) return null;
+  return (
+    <output className="job-result" aria-label={t('admin.jobs.result')}>
+      {JSON.stringify(value, null, 2)}
+    </output>
+  );
+}
+
+function ScrapeJob() {
+  const { t } = useI18n();
+  const start = useStartScrape();
+  const run = useScraperRun(start.data?.run_id);
+  const running = start.isPending || run.data?.status === 'running';
+  return (
+    <JobCard title={t('admin.jobs.scrape')} testId="job-scrape">
+      <button type="button" className="primary" disabled={running} onClick={() => start.mutate()}>
+        <Play size={16} aria-hidden="true" /> {running ? t('admin.jobs.running') : t('admin.jobs.scrape')}
+      </button>
+      {run.data && <p role="status">{t('admin.jobs.status', { status: run.data.status })}</p>}
+      <Result value={run.data?.counts} error={start.error ?? run.error} />
+    </JobCard>
+  );
+}
+
+function MetricsJob() {
+  const { t } = useI18n();
+  const job = useRefreshMetrics();
+  return (
+    <JobCard title={t('admin.jobs.refreshMetrics')} testId="job-metrics">
+      <button type="button" className="primary" disabled={job.isPending} onClick={() => job.mutate()}>
+        <Play size={16} aria-hidden="true" />{' '}
+        {job.isPending ? t('admin.jobs.running') : t('admin.jobs.refreshMetrics')}
+      </button>
+      <Result value={job.data} error={job.error} />
+    </JobCard>
+  );
+}
+
+function ReportsJob() {
+  const { t } = useI18n();
+  const topics = useTopics();
+  const job = useWeeklyReports();
+  const [topicId, setTopicId] = useState('');
+  return (
+    <JobCard title={t('admin.jobs.weeklyReports')} testId="job-reports">
+      <div className="row">
+        <label>
+          <span className="field-label">{t('articles.topic')}</span>
+          <select value={topicId} onChange={(e) => setTopicId(e.target.value)}>
+            <option value="">{t('articles.allTopics')}</option>
+            {topics.data?.map((topic) => (
+              <option key={topic.id} value={topic.id}>
+                {topic.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="primary"
+          disabled={job.isPending}
+          onClick={() => job.mutate(topicId ? { topic_id: topicId } : {})}
+        >
+          <Play size={16} aria-hidden="true" />{' '}
+          {job.isPending ? t('admin.jobs.running') : t('admin.jobs.weeklyReports')}
+        </button>
+      </div>
+      <Result value={job.data} error={job.error} />
+    </JobCard>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { useI18n } from '../../../lib/i18n';
+import type { TagGroup, TagWrites } from '../api/tags';
+import { GroupCard } from './group-card';
+import { MergeDialog } from './merge-dialog';
+
+/** Groups in their sort order, reorderable by drag and drop or by the arrow buttons. */
+export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: TagWrites }) {
+  const { t } = useI18n();
+  const real = groups.filter((g) => g.id !== null).sort((a, b) => a.sort_order - b.sort_order);
+  const virtual = groups.filter((g) => g.id === null);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [merging, setMerging] = useState<TagGroup | null>(null);
+  const [batchTarget, setBatchTarget] = useState('');
+
+  const saveOrder = (ids: string[]) => writes.reorder.mutate(ids.map((id, i) => ({ id, sort_order: i })));
+  const move = (id: string, beforeId: string | null) => {
+    const ids = real.map((g) => g.id!).filter((x) => x !== id);
+    const at = beforeId === null ? ids.length : ids.indexOf(beforeId);
+    ids.splice(at < 0 ? ids.length : at, 0, id);
+    saveOrder(ids);
+  };
+  const shift = (id: string, delta: number) => {
+    const ids = real.map((g) => g.id!);
+    const i = ids.indexOf(id);
+    const j = i + delta;
+    if (j < 0 || j >= ids.length) return;
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    saveOrder(ids);
+  };
+  const toggle = (tagId: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(tagId)) next.delete(tagId);
+      else next.add(tagId);
+      return next;
+    });
+
+  return (
+    <>
+      {selected.size > 0 && (
+        <div className="row card admin-section" role="group" aria-label={t('admin.tags.moveSelected')}>
+          <span>{t('admin.tags.selected', { count: selected.size })}</span>
+          <label>
+            <span className="field-label">{t('admin.tags.moveTo')}</span>
+            <select
+              value={batchTarget}
+              onChange={(e) => setBatchTarget(e.target.value)}
+              data-testid="batch-target"
+            >
+              <option value="">{t('admin.tags.ungrouped')}</option>
+              {real.map((g) => (
+                <option key={g.id} value={g.id!}>
+                  {g.display_name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="primary"
+            onClick={() =>
+              writes.batchMove.mutate(
+                { tag_ids: [...selected], tag_group_id: batchTarget || null },
+                { onSuccess: () => setSelected(new Set()) },
+              )
+            }
+          >
+            {t('admin.tags.moveSelected')}
+          </button>
+        </div>
+      )}
+      <div className="board" data-testid="tag-board">
+        {real.map((g, i) => (
+          <div
+            key={g.id}
+            draggable
+            onDragStart={(e) => {
+              e.dataTransfer.setData('text/plain', g.id!);
+              e.dataTransfer.effectAllowed = 'move';
+              setDragging(g.id);
+            }}
+            onDragEnd={() => {
+              setDragging(null);
+              setOver(null);
+            }}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setOver(g.id);
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              const id = e.dataTransfer.getData('text/plain') || dragging;
+              setOver(null);
+              if (id && id !== g.id) move(id, g.id);
+            }}
+            className={[
+              dragging === g.id ? 'dragging' : '',
+              over === g.id && dragging !== g.id ? 'drop-target' : '',
+            ].join(' ')}
+          >
+            <GroupCard
+              group={g}
+              groups={real}
+              writes={writes}
+              selected={selected}
+              onToggleTag={toggle}
+              onMerge={() => setMerging(g)}
+              onUp={i > 0 ? () => shift(g.id!, -1) : undefined}
+              onDown={i < real.length - 1 ? () => shift(g.id!, 1) : undefined}
+            />
+          </div>
+        ))}
+        {virtual.map((g) => (
+          <GroupCard
+            key="ungrouped"
+            group={g}
+            groups={real}
+            writes={writes}
+            selected={selected}
+            onToggleTag={toggle}
+          />
+        ))}
+      </div>
+      {merging && (
+        <MergeDialog source={merging} groups={real} writes={writes} onClose={() => setMerging(null)} />
+      )}
+    </>
+  );
+}

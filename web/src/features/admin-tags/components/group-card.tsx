@@ -1,0 +1,137 @@
+import { ArrowDown, ArrowUp, Merge, Pencil, Trash2, X } from 'lucide-react';
+import { useI18n } from '../../../lib/i18n';
+import type { TagGroup, TagWrites } from '../api/tags';
+
+interface Props {
+  group: TagGroup;
+  groups: TagGroup[];
+  writes: TagWrites;
+  selected: Set<string>;
+  onToggleTag(id: string): void;
+  onMerge?(): void;
+  onUp?(): void;
+  onDown?(): void;
+}
+
+export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerge, onUp, onDown }: Props) {
+  const { t } = useI18n();
+  const isVirtual = group.id === null;
+  const title = isVirtual ? t('admin.tags.ungrouped') : group.display_name;
+
+  const rename = () => {
+    const next = window.prompt(t('common.rename'), group.display_name)?.trim();
+    if (next && next !== group.display_name)
+      writes.updateGroup.mutate({ id: group.id!, display_name: next, name: next });
+  };
+  const remove = () => {
+    if (window.confirm(t('admin.tags.confirmDelete'))) writes.deleteGroup.mutate(group.id!);
+  };
+
+  return (
+    <section
+      className="card group"
+      style={{ ['--group-color' as string]: group.color_hex ?? undefined }}
+      data-group-id={group.id ?? 'ungrouped'}
+      data-group-name={group.name}
+      aria-label={title}
+    >
+      <header>
+        <h3>{title}</h3>
+        {!isVirtual && (
+          <div className="group-actions">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('admin.tags.moveUp')}
+              disabled={!onUp}
+              onClick={onUp}
+            >
+              <ArrowUp size={16} aria-hidden="true" />
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('admin.tags.moveDown')}
+              disabled={!onDown}
+              onClick={onDown}
+            >
+              <ArrowDown size={16} aria-hidden="true" />
+            </button>
+            <button type="button" className="icon-button" aria-label={t('common.rename')} onClick={rename}>
+              <Pencil size={16} aria-hidden="true" />
+            </button>
+            <label className="icon-button" title={t('admin.tags.color')}>
+              <span className="visually-hidden">{t('admin.tags.color')}</span>
+              <input
+                type="color"
+                value={group.color_hex ?? '#888888'}
+                onChange={(e) => writes.updateGroup.mutate({ id: group.id!, color_hex: e.target.value })}
+                style={{ width: 24, height: 24, padding: 0, border: 'none' }}
+              />
+            </label>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('admin.tags.merge')}
+              onClick={onMerge}
+              data-testid="merge"
+            >
+              <Merge size={16} aria-hidden="true" />
+            </button>
+            <button
+              type="button"
+              className="icon-button danger"
+              aria-label={t('common.delete')}
+              onClick={remove}
+            >
+              <Trash2 size={16} aria-hidden="true" />
+            </button>
+          </div>
+        )}
+      </header>
+      {group.description && <p className="meta">{group.description}</p>}
+      {group.similar_groups && group.similar_groups.length > 0 && (
+        <p className="meta" data-testid="similar">
+          {t('admin.tags.similarTo', {
+            names: group.similar_groups.map((s) => s.display_name ?? s.name).join(', '),
+          })}
+        </p>
+      )}
+      <ul className="tag-list" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {group.tags.map((tag) => (
+          <li key={tag.id} className="tag-row" data-tag-name={tag.name}>
+            <label>
+              <input type="checkbox" checked={selected.has(tag.id)} onChange={() => onToggleTag(tag.id)} />
+              {tag.name}
+              {typeof tag.article_count === 'number' && (
+                <small className="meta">{t('admin.tags.articles', { count: tag.article_count })}</small>
+              )}
+            </label>
+            <span className="group-actions">
+              <select
+                aria-label={`${t('admin.tags.moveTo')}: ${tag.name}`}
+                value={group.id ?? ''}
+                onChange={(e) => writes.moveTag.mutate({ id: tag.id, tag_group_id: e.target.value || null })}
+              >
+                <option value="">{t('admin.tags.ungrouped')}</option>
+                {groups.map((g) => (
+                  <option key={g.id} value={g.id!}>
+                    {g.display_name}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="icon-button danger"
+                aria-label={`${t('admin.tags.deleteTag')}: ${tag.name}`}
+                onClick={() => writes.deleteTag.mutate(tag.id)}
+              >
+                <X size={14} aria-hidden="true" />
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

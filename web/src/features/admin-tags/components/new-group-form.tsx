@@ -1,0 +1,44 @@
+import type { FormEvent } from 'react';
+import { useI18n } from '../../../lib/i18n';
+import type { TagWrites } from '../api/tags';
+
+export function NewGroupForm({ topicId, writes }: { topicId: string; writes: TagWrites }) {
+  const { t } = useI18n();
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const display = String(f.get('display_name')).trim();
+    writes.createGroup.mutate(
+      {
+        topic_id: topicId,
+        name: display,
+        display_name: display,
+        color_hex: String(f.get('color_hex')),
+        ...(String(f.get('description') ?? '').trim()
+          ? { description: String(f.get('description')).trim() }
+          : {}),
+      },
+      { onSuccess: () => form.reset() },
+    );
+  };
+  return (
+    <form className="row card admin-section" onSubmit={submit} aria-label={t('admin.tags.newGroup')}>
+      <label>
+        {t('admin.tags.displayName')}
+        <input name="display_name" required maxLength={100} />
+      </label>
+      <label>
+        {t('admin.tags.description')}
+        <input name="description" maxLength={500} />
+      </label>
+      <label>
+        {t('admin.tags.color')}
+        <input name="color_hex" type="color" defaultValue="#4f46e5" />
+      </label>
+      <button type="submit" disabled={writes.createGroup.isPending}>
+        {t('admin.tags.newGroup')}
+      </button>
+    </form>
+  );
+}

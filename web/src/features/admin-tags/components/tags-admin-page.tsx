@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { useI18n } from '../../../lib/i18n';
+import { useTopics } from '../../../lib/topics';
+import { ErrorState, Loading, errorMessage } from '../../../lib/ui';
+import { useTagGroups, useTagWrites } from '../api/tags';
+import { GroupBoard } from './group-board';
+import { NewGroupForm } from './new-group-form';
+import { SuggestionsPanel } from './suggestions-panel';
+
+export default function TagsAdminPage() {
+  const { t } = useI18n();
+  const topics = useTopics();
+  const [chosen, setChosen] = useState<string>('');
+  const [similar, setSimilar] = useState(false);
+  const topicId = chosen || topics.data?.[0]?.id;
+  const groups = useTagGroups(topicId, similar);
+  const writes = useTagWrites();
+  const failed = Object.values(writes).find((w) => w.isError);
+
+  return (
+    <section className="tags-page">
+      <h1>{t('admin.tags.title')}</h1>
+      <div className="toolbar">
+        <label>
+          <span className="field-label">{t('articles.topic')}</span>
+          <select value={topicId ?? ''} onChange={(e) => setChosen(e.target.value)} data-testid="tags-topic">
+            {topics.data?.map((topic) => (
+              <option key={topic.id} value={topic.id}>
+                {topic.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={similar} onChange={(e) => setSimilar(e.target.checked)} />
+          {t('admin.tags.similar')}
+        </label>
+      </div>
+      {failed && (
+        <p className="form-error" role="alert">
+          {errorMessage(failed.error, t('common.error'))}
+        </p>
+      )}
+      {topicId && <NewGroupForm topicId={topicId} writes={writes} />}
+      <SuggestionsPanel writes={writes} />
+      <p className="field-label">{t('admin.tags.dragHint')}</p>
+      {groups.isLoading ? (
+        <Loading />
+      ) : groups.isError ? (
+        <ErrorState error={groups.error} onRetry={() => void groups.refetch()} />
+      ) : (
+        <GroupBoard groups={groups.data ?? []} writes={writes} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { useI18n } from '../../../lib/i18n';
+import { formatNumber } from '../../../lib/format';
+import { MetricIcon } from '../../../lib/metric-icon';
+import type { MetricDefinition } from '../api/metric-definitions';
+
+/** The enabled catalog metrics an article has a value for, each with its icon and label. */
+export function MetricList({
+  metrics,
+  definitions,
+}: {
+  metrics: Record<string, number>;
+  definitions: MetricDefinition[];
+}) {
+  const { tx, locale } = useI18n();
+  const shown = definitions.filter((d) => typeof metrics[d.metric_key] === 'number');
+  if (shown.length === 0) return null;
+  return (
+    <ul className="metrics" aria-label="metrics">
+      {shown.map((d) => {
+        const label = tx(d.label_i18n_key, d.metric_key.replace(/_/g, ' '));
+        const value = formatNumber(metrics[d.metric_key]!, locale, d.format_hint);
+        return (
+          <li key={d.metric_key} data-metric={d.metric_key} title={label}>
+            <MetricIcon name={d.icon_name} />
+            <span className="visually-hidden">{label}: </span>
+            {value}
+            {d.unit && d.unit !== 'count' ? ` ${d.unit}` : ''}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

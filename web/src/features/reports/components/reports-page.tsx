@@ -1,0 +1,77 @@
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useI18n } from '../../../lib/i18n';
+import { formatDate } from '../../../lib/format';
+import { useTopics } from '../../../lib/topics';
+import { Empty, ErrorState, Loading } from '../../../lib/ui';
+import { useReport, useReportArchive } from '../api/reports';
+import { ReportView } from './report-view';
+
+export default function ReportsPage() {
+  const { t, locale } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const topics = useTopics();
+  const topicId = params.get('topic') ?? topics.data?.[0]?.id;
+  const week = params.get('week') ?? undefined;
+  const report = useReport(topicId, week, locale);
+  const archive = useReportArchive(topicId, locale);
+
+  useEffect(() => {
+    if (!params.get('topic') && topicId) setParams({ topic: topicId }, { replace: true });
+  }, [params, topicId, setParams]);
+
+  return (
+    <section className="reports-page">
+      <h1>{t('reports.title')}</h1>
+      <label>
+        <span className="field-label">{t('reports.chooseTopic')}</span>
+        <select
+          value={topicId ?? ''}
+          onChange={(e) => setParams({ topic: e.target.value })}
+          data-testid="report-topic"
+        >
+          {topics.data?.map((topic) => (
+            <option key={topic.id} value={topic.id}>
+              {topic.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="reports-layout">
+        <div>
+          {!week && <h2 className="section-title">{t('reports.latest')}</h2>}
+          {topics.isLoading || report.isLoading ? (
+            <Loading />
+          ) : report.isError ? (
+            <ErrorState error={report.error} onRetry={() => void report.refetch()} />
+          ) : report.data ? (
+            <ReportView report={report.data} />
+          ) : (
+            <Empty>{t('reports.none')}</Empty>
+          )}
+        </div>
+        <aside aria-labelledby="archive-title" className="archive">
+          <h2 id="archive-title">{t('reports.archive')}</h2>
+          {archive.isLoading ? (
+            <Loading />
+          ) : archive.isError ? (
+            <ErrorState error={archive.error} onRetry={() => void archive.refetch()} />
+          ) : (
+            <ul>
+              {archive.data?.items.map((r) => (
+                <li key={r.id}>
+                  <Link
+                    to={`/reports?topic=${r.topic_id}&week=${r.week_start_date}`}
+                    aria-current={r.week_start_date === week ? 'page' : undefined}
+                  >
+                    {t('reports.week', { date: formatDate(r.week_start_date, locale) })}: {r.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export interface Subscription {
+  topic_id: string;
+  topic_name: string;
+  created_at: string;
+}
+
+export interface NotificationSettings {
+  email_enabled: boolean;
+  messenger_chat_id: string | null;
+  messenger_enabled: boolean;
+  locale: 'en' | 'zh-TW';
+}
+
+const subsKey = ['user', 'subscriptions'];
+const settingsKey = ['user', 'notification-settings'];
+
+export function useSubscriptions() {
+  return useQuery({
+    queryKey: subsKey,
+    queryFn: () => api<{ subscriptions: Subscription[] }>('/user/subscriptions'),
+  });
+}
+
+export function useToggleSubscription() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ topicId, subscribe }: { topicId: string; subscribe: boolean }) =>
+      subscribe
+        ? api<unknown>('/user/subscriptions', { method: 'POST', body: { topic_id: topicId } })
+        : api<void>(`/user/subscriptions/${encodeURIComponent(topicId)}`, { method: 'DELETE' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: subsKey }),
+  });
+}
+
+export function useNotificationSettings() {
+  return useQuery({
+    queryKey: settingsKey,
+    queryFn: () => api<NotificationSettings>('/user/notification-settings'),
+  });
+}
+
+export function useSaveNotificationSettings() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NotificationSettings) =>
+      api<NotificationSettings>('/user/notification-settings', { method: 'PUT', body }),
+    onSuccess: (data) => qc.setQueryData(settingsKey, data),
+  });
+}

@@ -1,0 +1,58 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api, request } from './api-client';
+
+export interface User {
+  id: string;
+  email: string;
+  display_name: string | null;
+  role: 'user' | 'admin';
+}
+
+export const sessionKey = ['session'] as const;
+
+async function fetchMe(): Promise<User | null> {
+  try {
+    return await api<User>('/auth/me', { onUnauthorized: 'return' });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+/** The signed-in user, or null for a guest. */
+export function useSession() {
+  const q = useQuery({ queryKey: sessionKey, queryFn: fetchMe, staleTime: 5 * 60_000, retry: false });
+  return { user: q.data ?? null, isLoading: q.isLoading, isAdmin: q.data?.role === 'admin' };
+}
+
+export function useSessionActions() {
+  const qc = useQueryClient();
+  const settle = async (user: User | null) => {
+    // everything cached so far was fetched as someone else
+    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+    qc.setQueryData(sessionKey, user);
+  };
+  return {
+    async login(email: string, password: string) {
+      const { user } = await request<{ user: User }>('/api/session', {
+        method: 'POST',
+        body: { email, password },
+        onUnauthorized: 'return',
+      });
+      await settle(user);
+      return user;
+    },
+    async register(email: string, password: string, displayName?: string) {
+      const { user } = await request<{ user: User }>('/api/session/register', {
+        method: 'POST',
+        body: { email, password, ...(displayName ? { display_name: displayName } : {}) },
+      });
+      await settle(user);
+      return user;
+    },
+    async logout() {
+      await request<void>('/api/session', { method: 'DELETE' });
+      await settle(null);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { ApiError } from './api-client';
+import { useI18n } from './i18n';
+
+/** The three designed states every panel has besides its data. */
+export function Loading() {
+  const { t } = useI18n();
+  return (
+    <p className="state state-loading" role="status">
+      {t('common.loading')}
+    </p>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useI18n();
+  const message = error instanceof ApiError ? error.message : t('common.error');
+  return (
+    <div className="state state-error" role="alert">
+      <p>{message}</p>
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="state state-empty">{children}</p>;
+}
+
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status !== 500 ? error.message : fallback;
+}
