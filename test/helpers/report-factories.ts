@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../src/infrastructure/db/client.js';
 import {
   articleMetrics,
@@ -79,11 +80,12 @@ export async function insertArticle(db: Db, topicId: string, o: ArticleSeed = {}
       .insert(articleMetrics)
       .values({ articleId: a!.id, metricKey: 'citation_count', value: o.citations });
   for (const name of o.tags ?? []) {
-    const [t] = await db
-      .insert(tags)
-      .values({ topicId, name })
-      .onConflictDoUpdate({ target: [tags.topicId, tags.name], set: { name } })
-      .returning();
+    // looked up first: the tags area owns the table's unique constraints
+    const [found] = await db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.topicId, topicId), eq(tags.name, name)));
+    const t = found ?? (await db.insert(tags).values({ topicId, name }).returning())[0];
     await db.insert(articleTags).values({ articleId: a!.id, tagId: t!.id });
   }
   return a!;
