@@ -18,8 +18,6 @@ export interface ArticleListQuery {
   order: SortOrder;
   limit: number;
   offset: number;
-  /** metric keys shown in `metrics` (the enabled catalog entries) */
-  metricKeys: readonly string[];
   /** the caller, for is_favorited */
   viewerId: string | null;
 }
@@ -31,10 +29,8 @@ export interface ArticlePage {
 
 export interface ArticleReadRepository {
   list(query: ArticleListQuery): Promise<ArticlePage>;
-  get(
-    id: string,
-    opts: { metricKeys: readonly string[]; viewerId: string | null },
-  ): Promise<ArticleDetail | null>;
+  /** `metrics` of both hold the enabled catalog metrics only, read in the same statement */
+  get(id: string, viewerId: string | null): Promise<ArticleDetail | null>;
   exists(id: string): Promise<boolean>;
 }
 

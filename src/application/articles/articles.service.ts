@@ -46,15 +46,13 @@ export class ArticlesService {
       order: input.order ?? 'desc',
       limit,
       offset,
-      metricKeys,
       viewerId,
     });
     return { ...page, limit, offset };
   }
 
   async get(id: string, viewerId: string | null): Promise<ArticleDetail> {
-    const metricKeys = await this.metrics.enabledKeys();
-    const article = await this.articles.get(id, { metricKeys, viewerId });
+    const article = await this.articles.get(id, viewerId);
     if (!article) throw notFound('article');
     return article;
   }

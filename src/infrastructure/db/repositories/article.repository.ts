@@ -39,7 +39,12 @@ interface SummaryRow {
   arxiv_id: string | null;
   view_count: number | null;
 }
-interface DetailRow extends SummaryRow {
+interface DecoratedRow extends SummaryRow {
+  tags: string[] | string;
+  metrics: Record<string, number | string> | string;
+  is_favorited: boolean | string;
+}
+interface DetailColumns {
   content: string | null;
   author: string | null;
   translations: Record<string, ArticleTranslationView> | string | null;
@@ -48,8 +53,6 @@ interface DetailRow extends SummaryRow {
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 /** a text literal cast to an array type: one parameter whatever the length, on both drivers */
 export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
-const textArray = (xs: readonly string[]) =>
-  sql`${`{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 function whereOf(f: ArticleFilter): SQL {
@@ -80,66 +83,82 @@ function columnOrder(column: ColumnSort, order: SortOrder): SQL {
   return sql`${col} ${dir}, a.id ${dir}`;
 }
 
+/**
+ * Tags, enabled metrics and is_favorited of the rows of `page`, as correlated subqueries over the
+ * page only (it carries its own LIMIT): one statement per page, whatever its size.
+ */
+function decorated(page: SQL, viewerId: string | null, extra = sql``): SQL {
+  const favorited = viewerId
+    ? sql`exists (select 1 from favorites f where f.user_id = ${viewerId} and f.article_id = p.id)`
+    : sql`false`;
+  return sql`select p.*${extra},
+    coalesce((select json_agg(t.name order by t.name) from article_tags at join tags t on t.id = at.tag_id
+              where at.article_id = p.id), '[]'::json) as tags,
+    coalesce((select json_object_agg(m.metric_key, m.value order by m.metric_key) from article_metrics m
+              join metric_definitions d on d.metric_key = m.metric_key and d.enabled
+              where m.article_id = p.id and m.value is not null), '{}'::json) as metrics,
+    ${favorited} as is_favorited
+    from (${page}) p`;
+}
+
+const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+function summaryOf(r: DecoratedRow): ArticleSummary {
+  const metrics: Record<string, number> = {};
+  for (const [k, v] of Object.entries(parsed(r.metrics))) metrics[k] = Number(v);
+  return {
+    id: r.id,
+    topicId: r.topic_id,
+    title: r.title,
+    url: r.url,
+    source: r.source,
+    summary: r.summary,
+    publishedAt: r.published_at === null ? null : date(r.published_at),
+    scrapedAt: date(r.scraped_at),
+    language: r.language,
+    doi: r.doi,
+    arxivId: r.arxiv_id,
+    tags: parsed(r.tags),
+    metrics,
+    viewCount: r.view_count,
+    isFavorited: r.is_favorited === true || r.is_favorited === 't',
+  };
+}
+
 export class DrizzleArticleRepository implements ArticleReadRepository {
   constructor(private readonly db: Db) {}
 
   async list(q: ArticleListQuery): Promise<ArticlePage> {
-    const [rows, total] = await Promise.all([this.page(q), this.total(q.filter)]);
-    return { items: await this.decorate(rows, q.metricKeys, q.viewerId), total };
+    // the page and the total run side by side (two pool connections on PostgreSQL)
+    const [rows, total] = await Promise.all([
+      this.db.execute(decorated(pageSql(q), q.viewerId)),
+      this.total(q.filter),
+    ]);
+    return { items: rowsOf<DecoratedRow>(rows).map(summaryOf), total };
   }
 
-  async get(id: string, opts: { metricKeys: readonly string[]; viewerId: string | null }) {
-    const rows = rowsOf<DetailRow>(
+  async get(id: string, viewerId: string | null) {
+    const rows = rowsOf<DecoratedRow & DetailColumns>(
       await this.db.execute(
-        sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations from articles a where a.id = ${id}`,
+        decorated(
+          sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations from articles a where a.id = ${id}`,
+          viewerId,
+        ),
       ),
     );
     const row = rows[0];
     if (!row) return null;
-    const [summary] = await this.decorate([row], opts.metricKeys, opts.viewerId);
-    const translations =
-      typeof row.translations === 'string'
-        ? (JSON.parse(row.translations) as Record<string, ArticleTranslationView>)
-        : (row.translations ?? {});
-    const detail: ArticleDetail = { ...summary!, content: row.content, author: row.author, translations };
+    const detail: ArticleDetail = {
+      ...summaryOf(row),
+      content: row.content,
+      author: row.author,
+      translations: parsed(row.translations ?? {}),
+    };
     return detail;
   }
 
   async exists(id: string) {
     return rowsOf(await this.db.execute(sql`select 1 from articles where id = ${id}`)).length > 0;
-  }
-
-  private async page(q: ArticleListQuery): Promise<SummaryRow[]> {
-    const where = whereOf(q.filter);
-    if (q.sort.kind === 'column') {
-      return rowsOf<SummaryRow>(
-        await this.db.execute(
-          sql`select ${SUMMARY_COLUMNS} from articles a where ${where}
-              order by ${columnOrder(q.sort.column, q.order)} limit ${q.limit} offset ${q.offset}`,
-        ),
-      );
-    }
-    // Metric sort: the rows with a value, read in (value, article_id) order from the partial index
-    // article_metrics_sort_idx, then the rows without one in id order. UNION ALL without an outer
-    // ORDER BY is an Append that runs its branches in order and stops as soon as the LIMIT is met,
-    // so a page inside the first part never touches the second (docs/decisions.md).
-    const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
-    const key = q.sort.metricKey;
-    const reach = q.limit + q.offset;
-    return rowsOf<SummaryRow>(
-      await this.db.execute(sql`
-        select * from (
-          (select ${SUMMARY_COLUMNS} from article_metrics m join articles a on a.id = m.article_id
-            where m.metric_key = ${key} and m.value is not null and ${where}
-            order by m.value ${dir}, m.article_id ${dir} limit ${reach})
-          union all
-          (select ${SUMMARY_COLUMNS} from articles a
-            where not exists (select 1 from article_metrics m
-                              where m.article_id = a.id and m.metric_key = ${key} and m.value is not null)
-              and ${where}
-            order by a.id ${dir} limit ${reach})
-        ) page limit ${q.limit} offset ${q.offset}`),
-    );
   }
 
   private async total(filter: ArticleFilter): Promise<number> {
@@ -159,61 +178,33 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
       [{ Plan: { 'Plan Rows': number } }] | null;
     return Math.max(n, Math.round(doc?.[0]?.Plan['Plan Rows'] ?? 0));
   }
+}
 
-  /** tags, enabled metrics and is_favorited of a page: three small keyed reads */
-  private async decorate(
-    rows: SummaryRow[],
-    metricKeys: readonly string[],
-    viewerId: string | null,
-  ): Promise<ArticleSummary[]> {
-    if (!rows.length) return [];
-    const ids = uuidArray(rows.map((r) => r.id));
-    const [tagRows, metricRows, favRows] = await Promise.all([
-      this.db.execute(
-        sql`select at.article_id, t.name from article_tags at join tags t on t.id = at.tag_id
-            where at.article_id = any(${ids}) order by t.name`,
-      ),
-      metricKeys.length
-        ? this.db.execute(
-            sql`select article_id, metric_key, value from article_metrics
-                where article_id = any(${ids}) and metric_key = any(${textArray(metricKeys)}) and value is not null
-                order by metric_key`,
-          )
-        : Promise.resolve({ rows: [] }),
-      viewerId
-        ? this.db.execute(
-            sql`select article_id from favorites where user_id = ${viewerId} and article_id = any(${ids})`,
-          )
-        : Promise.resolve({ rows: [] }),
-    ]);
-    const tags = new Map<string, string[]>();
-    for (const t of rowsOf<{ article_id: string; name: string }>(tagRows))
-      tags.set(t.article_id, [...(tags.get(t.article_id) ?? []), t.name]);
-    const metrics = new Map<string, Record<string, number>>();
-    for (const m of rowsOf<{ article_id: string; metric_key: string; value: number | string }>(metricRows)) {
-      const own = metrics.get(m.article_id) ?? {};
-      own[m.metric_key] = Number(m.value);
-      metrics.set(m.article_id, own);
-    }
-    const favorites = new Set(rowsOf<{ article_id: string }>(favRows).map((f) => f.article_id));
-    return rows.map((r) => ({
-      id: r.id,
-      topicId: r.topic_id,
-      title: r.title,
-      url: r.url,
-      source: r.source,
-      summary: r.summary,
-      publishedAt: r.published_at === null ? null : date(r.published_at),
-      scrapedAt: date(r.scraped_at),
-      language: r.language,
-      doi: r.doi,
-      arxivId: r.arxiv_id,
-      tags: tags.get(r.id) ?? [],
-      metrics: metrics.get(r.id) ?? {},
-      viewCount: r.view_count,
-      isFavorited: favorites.has(r.id),
-    }));
+/** The rows of one page, in order, before decoration. */
+export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
+  const where = whereOf(q.filter);
+  if (q.sort.kind === 'column') {
+    return sql`select ${SUMMARY_COLUMNS} from articles a where ${where}
+               order by ${columnOrder(q.sort.column, q.order)} limit ${q.limit} offset ${q.offset}`;
   }
+  // Metric sort: the rows with a value, read in (value, article_id) order from the partial index
+  // article_metrics_sort_idx, then the rows without one in id order. UNION ALL without an outer
+  // ORDER BY is an Append that runs its branches in order and stops as soon as the LIMIT is met,
+  // so a page inside the first part never touches the second (docs/decisions.md).
+  const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
+  const key = q.sort.metricKey;
+  const reach = q.limit + q.offset;
+  return sql`select * from (
+      (select ${SUMMARY_COLUMNS} from article_metrics m join articles a on a.id = m.article_id
+        where m.metric_key = ${key} and m.value is not null and ${where}
+        order by m.value ${dir}, m.article_id ${dir} limit ${reach})
+      union all
+      (select ${SUMMARY_COLUMNS} from articles a
+        where not exists (select 1 from article_metrics m
+                          where m.article_id = a.id and m.metric_key = ${key} and m.value is not null)
+          and ${where}
+        order by a.id ${dir} limit ${reach})
+    ) u limit ${q.limit} offset ${q.offset}`;
 }
 
 /** Enabled keys of the metric catalog, read-only (the catalog itself belongs to the metrics area). */
