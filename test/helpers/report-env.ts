@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { LightMyRequestResponse } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, type TestApp } from './app.js';
@@ -15,7 +16,7 @@ export interface ReportEnv {
   telegram: TelegramPeer;
   smtp: SmtpPeer;
   admin: { headers: { authorization: string } };
-  runJob(body?: Record<string, string>): ReturnType<TestApp['app']['inject']>;
+  runJob(body?: Record<string, string>): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
