@@ -14,6 +14,7 @@ const DROP_REQUEST = new Set([
   'transfer-encoding',
   'upgrade',
   'content-length',
+  // the api authenticates by bearer token only: no cookie of this site ever reaches it
   'cookie',
   'authorization',
   'accept-encoding',

@@ -18,16 +18,6 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-/** Every cookie of the header except ours: the token must never reach the api as a cookie. */
-export function withoutCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  const kept = header
-    .split(';')
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0 && p.slice(0, p.indexOf('=')).trim() !== name);
-  return kept.length ? kept.join('; ') : undefined;
-}
-
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
   return [
     `${SESSION_COOKIE}=${encodeURIComponent(token)}`,

@@ -6,7 +6,7 @@ import type { Logger as Pino } from 'pino';
 import { newCorrelationId } from '../application/shared/context.js';
 import { normalizeProxyPath, splitUrl } from './proxy-path.js';
 import { callBackend, errorBody, relay, type ForwardOptions } from './forward.js';
-import { SESSION_COOKIE, readCookie, withoutCookie } from './session-cookie.js';
+import { SESSION_COOKIE, readCookie } from './session-cookie.js';
 import { sessionRoutes } from './session.routes.js';
 
 export interface WebServerOptions extends ForwardOptions {
@@ -67,9 +67,6 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
       const normalized = normalizeProxyPath(path);
       if (!normalized.ok) return { refused: normalized.reason };
       const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-      const rest = withoutCookie(req.headers.cookie, SESSION_COOKIE);
-      if (rest) req.headers.cookie = rest;
-      else delete req.headers.cookie;
       return callBackend(req, opts, {
         method: req.method,
         pathAndQuery: backendPrefix + normalized.path + query,
