@@ -37,6 +37,7 @@ export const wireReports: WireArea = (ctx) => {
     delivery,
     clock: ctx.clock,
     logger,
+    jobLock: ctx.jobLock,
   });
   return {
     services: { reports: new ReportsService(reports, media), weeklyReports },

@@ -97,6 +97,35 @@ describe.each(dbKinds())('weekly report delivery and job runs (%s)', (dbKind) =>
     expect(retried).toMatchObject({ status: 'sent', attempts: 2, error: null });
   });
 
+  it('two runs at once for one topic and week write one report and send each e-mail once', async () => {
+    const topic = await insertTopic(db());
+    await insertArticle(db(), topic.id, { publishedAt: new Date('2026-09-09T10:00:00Z') });
+    const readers = [];
+    for (let i = 0; i < 3; i++) readers.push(await insertSubscriber(db(), topic.id));
+    const mails = env.smtp.messages.length;
+    const answer = env.llm.chat;
+    // a slow model keeps the first run busy while the second one starts
+    env.llm.chat = async (call, req) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return answer(call, req);
+    };
+    try {
+      const [one, two] = await Promise.all([
+        env.runJob({ topic_id: topic.id, week_start: '2026-09-07' }),
+        env.runJob({ topic_id: topic.id, week_start: '2026-09-07' }),
+      ]);
+      const statuses = [one, two].map((r) => r.json().topics[0].status).sort();
+      expect(statuses[0]).toBe('created');
+      expect(['existing', 'skipped']).toContain(statuses[1]);
+    } finally {
+      env.llm.chat = answer;
+    }
+    const sent = env.smtp.messages.slice(mails).flatMap((m) => m.to);
+    expect(sent.sort()).toEqual(readers.map((r) => r.email).sort());
+    const rows = await db().select().from(weeklyReports).where(eq(weeklyReports.topicId, topic.id));
+    expect(rows).toHaveLength(1);
+  });
+
   it('without arguments reports on the last full week for every active topic that has articles in it', async () => {
     const lastWeek = new Date(Date.now() - 7 * DAY);
     const active = await insertTopic(db());

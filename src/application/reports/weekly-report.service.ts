@@ -1,4 +1,4 @@
-import type { Logger, Clock } from '../shared/ports.js';
+import type { Clock, JobLock, Logger } from '../shared/ports.js';
 import type { ChatMessage, LanguageModel, LanguageModelFactory } from '../shared/llm.js';
 import type { Topic } from '../../domain/catalog.js';
 import { invalid, notConfigured, notFound } from '../../domain/errors.js';
@@ -70,10 +70,15 @@ export class WeeklyReportService {
       delivery: ReportDeliveryService;
       clock: Clock;
       logger: Logger;
+      /** one run per topic and week across workers (advisory lock) */
+      jobLock: JobLock;
       articleLimit?: number;
       tagLimit?: number;
     },
   ) {}
+
+  /** keys of the topic-weeks this process is working on (an advisory lock is re-entrant per session) */
+  private readonly running = new Set<string>();
 
   async run(opts: WeeklyRunOptions = {}, progress?: RunProgress): Promise<WeeklyRunSummary> {
     const { inputs, logger } = this.deps;
@@ -108,7 +113,19 @@ export class WeeklyReportService {
     const results: TopicRunResult[] = [];
     for (const [i, topic] of topics.entries()) {
       const step = (s: string) => progress?.({ index: i + 1, total: topics.length, topic, step: s });
-      results.push(await this.runTopic(topic, weekStart, window, model, step));
+      const key = `weekly-report:${topic.id}:${weekStart}`;
+      const result = await this.exclusive(key, () => this.runTopic(topic, weekStart, window, model, step));
+      if (!result) step('skipped: another run is working on this topic and week');
+      results.push(
+        result ?? {
+          topic_id: topic.id,
+          topic_name: topic.name,
+          status: 'skipped',
+          report_id: null,
+          article_count: 0,
+          reason: 'locked',
+        },
+      );
     }
     logger.info({
       event: 'report.weekly.completed',
@@ -117,6 +134,17 @@ export class WeeklyReportService {
       failed: results.filter((r) => r.status === 'failed').length,
     });
     return { week_start: weekStart, topics: results };
+  }
+
+  private async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
+    if (this.running.has(key)) return null;
+    this.running.add(key);
+    try {
+      const r = await this.deps.jobLock.runExclusive(key, fn);
+      return r.ran ? r.value : null;
+    } finally {
+      this.running.delete(key);
+    }
   }
 
   private async runTopic(
