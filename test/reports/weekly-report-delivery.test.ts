@@ -97,6 +97,26 @@ describe.each(dbKinds())('weekly report delivery and job runs (%s)', (dbKind) =>
     expect(retried).toMatchObject({ status: 'sent', attempts: 2, error: null });
   });
 
+  it('validates the model answer: one retry, then the topic fails without a report', async () => {
+    const answer = env.llm.chat;
+    const topic = await insertTopic(db());
+    await insertArticle(db(), topic.id, { publishedAt: new Date('2026-08-12T10:00:00Z') });
+    let calls = 0;
+    env.llm.chat = (call, req) =>
+      ++calls === 1 ? 'Sure! Here is your summary.' : calls === 2 ? '{"title": ""}' : answer(call, req);
+    try {
+      const res = await env.runJob({ topic_id: topic.id, week_start: '2026-08-10' });
+      expect(res.json().topics[0]).toMatchObject({ status: 'failed', report_id: null });
+      expect(await db().select().from(weeklyReports).where(eq(weeklyReports.topicId, topic.id))).toEqual([]);
+      // the next run tries again; a malformed first answer is retried once
+      calls = 1;
+      const again = await env.runJob({ topic_id: topic.id, week_start: '2026-08-10' });
+      expect(again.json().topics[0]).toMatchObject({ status: 'created' });
+    } finally {
+      env.llm.chat = answer;
+    }
+  });
+
   it('two runs at once for one topic and week write one report and send each e-mail once', async () => {
     const topic = await insertTopic(db());
     await insertArticle(db(), topic.id, { publishedAt: new Date('2026-09-09T10:00:00Z') });

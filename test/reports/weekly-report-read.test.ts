@@ -79,6 +79,10 @@ describe.each(dbKinds())('weekly report endpoints (%s)', (dbKind) => {
     );
   });
 
+  it('schedules the job weekly on Monday 08:00', () => {
+    expect(t.container.jobs.find((j) => j.name === 'weekly-report')?.cron).toBe('0 8 * * 1');
+  });
+
   it('serves no file outside the media directory', async () => {
     for (const path of ['/media/../package.json', '/media/%2e%2e/package.json', '/media/covers/none.png'])
       expect((await t.app.inject({ url: path })).statusCode).toBe(404);
