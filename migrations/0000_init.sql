@@ -148,6 +148,7 @@ CREATE TABLE "tag_groups" (
 	"color_hex" text,
 	"sort_order" integer DEFAULT 0 NOT NULL,
 	"embedding" real[],
+	"sparse_embedding" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "tag_groups_topic_name_uq" UNIQUE("topic_id","name")
@@ -175,9 +176,10 @@ CREATE TABLE "tags" (
 	"name" text NOT NULL,
 	"tag_group_id" uuid,
 	"embedding" real[],
+	"sparse_embedding" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "tags_topic_name_uq" UNIQUE("topic_id","name")
+	CONSTRAINT "tags_topic_group_name_uq" UNIQUE NULLS NOT DISTINCT("topic_id","tag_group_id","name")
 );
 --> statement-breakpoint
 CREATE TABLE "notification_deliveries" (
@@ -272,6 +274,7 @@ CREATE INDEX "article_metrics_key_value_idx" ON "article_metrics" USING btree ("
 CREATE INDEX "article_metrics_sort_idx" ON "article_metrics" USING btree ("metric_key","value","article_id") WHERE "article_metrics"."value" is not null;--> statement-breakpoint
 CREATE INDEX "article_tags_tag_idx" ON "article_tags" USING btree ("tag_id");--> statement-breakpoint
 CREATE INDEX "tag_suggestions_status_idx" ON "tag_normalization_suggestions" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "tags_topic_name_idx" ON "tags" USING btree ("topic_id","name");--> statement-breakpoint
 CREATE INDEX "tags_group_idx" ON "tags" USING btree ("tag_group_id");--> statement-breakpoint
 CREATE INDEX "weekly_reports_topic_created_idx" ON "weekly_reports" USING btree ("topic_id","created_at");--> statement-breakpoint
 CREATE INDEX "scraper_skips_run_idx" ON "scraper_skips" USING btree ("run_id");

@@ -26,12 +26,13 @@ import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenge
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
+import { wireTags } from './tags.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
  * An area may use the services of the areas before it (ctx.services).
  */
-const AREAS: WireArea[] = [wireArticles, wireReports];
+const AREAS: WireArea[] = [wireTags, wireArticles, wireReports];
 
 export interface ContainerOverrides {
   database?: Database;

@@ -13,6 +13,7 @@ import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
+import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
 import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(
   await app.register(healthRoutes(services));
   await app.register(authRoutes(services));
   await app.register(catalogRoutes(services));
+  await app.register(tagRoutes(services));
   await app.register(articleRoutes(services, opts));
   await app.register(favoriteRoutes(services));
   await app.register(reportsRoutes(services));

@@ -4,6 +4,10 @@ import type { FavoritesService } from '../application/articles/favorites.service
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
+import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
+import type { TagsService } from '../application/tags/tags.service.js';
+import type { ArticleTagger } from '../application/shared/tagging.js';
+import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 
@@ -19,6 +23,12 @@ export interface Services {
   views: ViewsService;
   reports: ReportsService;
   weeklyReports: WeeklyReportService;
+  tagGroups: TagGroupsService;
+  tags: TagsService;
+  /** the pipeline tags articles through this (tags area) */
+  tagger: ArticleTagger;
+  /** the configured embedding client (endpoint or built-in lexical) */
+  embedder: EmbeddingProvider;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }

@@ -1,6 +1,7 @@
 import {
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -26,7 +27,10 @@ export const tagGroups = pgTable(
     description: text('description'),
     colorHex: text('color_hex'),
     sortOrder: integer('sort_order').notNull().default(0),
+    /** dense embedding of the display name; its width is recorded in system_settings */
     embedding: realArray('embedding'),
+    /** set instead of `embedding` when the provider is sparse */
+    sparseEmbedding: jsonb('sparse_embedding').$type<Record<string, number>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -43,10 +47,17 @@ export const tags = pgTable(
     name: text('name').notNull(),
     tagGroupId: uuid('tag_group_id').references(() => tagGroups.id, { onDelete: 'set null' }),
     embedding: realArray('embedding'),
+    sparseEmbedding: jsonb('sparse_embedding').$type<Record<string, number>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [unique('tags_topic_name_uq').on(t.topicId, t.name), index('tags_group_idx').on(t.tagGroupId)],
+  (t) => [
+    // one name per group (homonyms may live in different groups; a group merge de-duplicates them);
+    // NULLS NOT DISTINCT makes the Ungrouped bucket one group too
+    unique('tags_topic_group_name_uq').on(t.topicId, t.tagGroupId, t.name).nullsNotDistinct(),
+    index('tags_topic_name_idx').on(t.topicId, t.name),
+    index('tags_group_idx').on(t.tagGroupId),
+  ],
 );
 
 export const articleTags = pgTable(

@@ -1,0 +1,78 @@
+import type { Embedding, Suggestion, SuggestionStatus, Tag, TagGroup, TagVector } from '../../domain/tags.js';
+
+export interface GroupInput {
+  topicId: string;
+  name: string;
+  displayName: string;
+  description: string | null;
+  colorHex: string | null;
+  sortOrder?: number;
+  embedding: Embedding | null;
+}
+
+export type GroupPatch = Partial<Omit<GroupInput, 'topicId'>>;
+
+export interface SuggestionInput {
+  topicId: string;
+  newTagId: string;
+  existingTagId: string;
+  newTagName: string;
+  existingTagName: string;
+  similarityScore: number;
+  articleId: string | null;
+}
+
+/**
+ * Storage of tag groups, tags, article-tag links and normalization suggestions. Every method is
+ * one statement or one read; multi-step writes go through `TagStore.transaction`.
+ */
+export interface TagRepository {
+  topicExists(topicId: string): Promise<boolean>;
+
+  listGroups(topicId: string): Promise<TagGroup[]>;
+  getGroup(id: string): Promise<TagGroup | null>;
+  createGroup(input: GroupInput): Promise<TagGroup>;
+  updateGroup(id: string, patch: GroupPatch): Promise<TagGroup | null>;
+  deleteGroup(id: string): Promise<boolean>;
+  /** next sort_order for a new group of the topic */
+  nextSortOrder(topicId: string): Promise<number>;
+  setSortOrder(id: string, sortOrder: number): Promise<boolean>;
+
+  /** tags with their article counts; `groupId: null` = the ungrouped ones */
+  listTags(filter: { topicId?: string; groupId?: string | null; ids?: string[] }): Promise<Tag[]>;
+  getTag(id: string): Promise<Tag | null>;
+  /** tags (with embeddings) of a topic, optionally only those with one of the given names */
+  tagVectors(topicId: string, names?: string[]): Promise<TagVector[]>;
+  /** inserts an ungrouped tag; null when one of that name already exists there */
+  insertTag(input: { topicId: string; name: string; embedding: Embedding | null }): Promise<TagVector | null>;
+  updateTag(
+    id: string,
+    patch: { name?: string; tagGroupId?: string | null; embedding?: Embedding | null },
+  ): Promise<Tag | null>;
+  moveTags(ids: string[], groupId: string | null): Promise<number>;
+  /** deletes tags (their article links go with them) */
+  deleteTags(ids: string[]): Promise<number>;
+
+  /** links the article to the tags; existing links are kept as they are */
+  linkArticle(articleId: string, tagIds: string[]): Promise<void>;
+  /** moves every article link of `fromTagId` to `toTagId`, never duplicating a link */
+  moveLinks(fromTagId: string, toTagId: string): Promise<void>;
+  countLinks(tagIds: string[]): Promise<number>;
+
+  listSuggestions(status: SuggestionStatus): Promise<Suggestion[]>;
+  /** the suggestion, locked until the end of the transaction */
+  lockSuggestion(id: string): Promise<Suggestion | null>;
+  resolveSuggestion(id: string, status: 'approved' | 'rejected', resolvedBy: string, at: Date): Promise<void>;
+  /** removes pending suggestions that involve one of the tags */
+  dropPendingSuggestionsFor(tagIds: string[]): Promise<void>;
+  insertSuggestion(input: SuggestionInput): Promise<boolean>;
+  /** every recorded pair (any status) among these new-tag names, as [newName, existingName] */
+  suggestionPairs(topicId: string, names: string[]): Promise<[string, string][]>;
+  /** approved merges: new-tag name → id of the tag it was merged into (when that still exists) */
+  approvedAliases(topicId: string, names: string[]): Promise<Map<string, string>>;
+}
+
+export interface TagStore extends TagRepository {
+  /** runs `fn` in one database transaction: everything it writes commits together or not at all */
+  transaction<T>(fn: (repo: TagRepository) => Promise<T>): Promise<T>;
+}
