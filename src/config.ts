@@ -37,6 +37,7 @@ const EnvSchema = Type.Object({
   MONITOR_API_KEY: Str(),
   MONITOR_OTLP_USER: Str(),
   MONITOR_OTLP_ENDPOINT: Url(),
+  MONITOR_OTLP_TIMEOUT_MS: Int(100, 120_000),
   MONITOR_METRICS_URL: Url(),
   MONITOR_METRICS_USER: Str(),
   MONITOR_LOGS_URL: Url(),
@@ -109,6 +110,8 @@ export interface Config {
     apiKey: string | undefined;
     otlpUser: string | undefined;
     otlpEndpoint: string | undefined;
+    /** one OTLP export request, retries included */
+    otlpTimeoutMs: number;
     metrics: { url: string | undefined; user: string | undefined };
     logs: { url: string | undefined; user: string | undefined };
     traces: { url: string | undefined; user: string | undefined };
@@ -246,6 +249,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.MONITOR_API_KEY,
       otlpUser: e.MONITOR_OTLP_USER,
       otlpEndpoint: e.MONITOR_OTLP_ENDPOINT,
+      otlpTimeoutMs: e.MONITOR_OTLP_TIMEOUT_MS ?? 10_000,
       metrics: { url: e.MONITOR_METRICS_URL, user: e.MONITOR_METRICS_USER },
       logs: { url: e.MONITOR_LOGS_URL, user: e.MONITOR_LOGS_USER },
       traces: { url: e.MONITOR_TRACES_URL, user: e.MONITOR_TRACES_USER },

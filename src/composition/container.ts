@@ -6,6 +6,7 @@ import { seedDatabase } from '../infrastructure/db/seed.js';
 import { MemoryCache } from '../infrastructure/cache/memory-cache.js';
 import { RedisCache } from '../infrastructure/cache/redis-cache.js';
 import { createLogger } from '../infrastructure/logging/logger.js';
+import { LogTap } from '../infrastructure/logging/log-tap.js';
 import { ScryptHasher } from '../infrastructure/auth/scrypt-hasher.js';
 import { JwtTokens, loadOrCreateSecret } from '../infrastructure/auth/jwt-tokens.js';
 import { DrizzleUserRepository } from '../infrastructure/db/repositories/user.repository.js';
@@ -27,17 +28,20 @@ import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
+import { wirePipeline } from './pipeline.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
  * An area may use the services of the areas before it (ctx.services).
  */
-const AREAS: WireArea[] = [wireTags, wireArticles, wireReports];
+const AREAS: WireArea[] = [wireTags, wireArticles, wireReports, wirePipeline];
 
 export interface ContainerOverrides {
   database?: Database;
   cache?: KeyValueCache;
   logger?: Pino;
+  /** the tap the given logger writes to (tests that check log shipping build both) */
+  logTap?: LogTap;
   clock?: Clock;
   /** scrypt cost; tests lower it */
   hasher?: ScryptHasher;
@@ -65,12 +69,14 @@ export async function createContainer(
   config: Config,
   overrides: ContainerOverrides = {},
 ): Promise<Container> {
+  const logTap = overrides.logTap ?? new LogTap();
   const logger =
     overrides.logger ??
     createLogger({
       level: config.logLevel,
       service: config.serviceName,
       environment: config.deploymentEnvironment,
+      tap: logTap,
     });
   const closers: (() => Promise<void>)[] = [];
   const onClose = (fn: () => Promise<void>) => closers.push(fn);
@@ -110,6 +116,7 @@ export async function createContainer(
   const ctx: WiringContext = {
     config,
     logger,
+    logTap,
     database,
     db,
     cache,

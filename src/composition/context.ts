@@ -1,6 +1,7 @@
 import type { Logger as Pino } from 'pino';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../infrastructure/db/client.js';
+import type { LogTap } from '../infrastructure/logging/log-tap.js';
 import type { Clock, JobLock, KeyValueCache } from '../application/shared/ports.js';
 import type { LanguageModelFactory } from '../application/shared/llm.js';
 import type { Messenger } from '../application/shared/messenger.js';
@@ -11,6 +12,8 @@ import type { ScheduledJob } from '../jobs/scheduler.js';
 export interface WiringContext {
   config: Config;
   logger: Pino;
+  /** every log line, for shipping (the pipeline's telemetry attaches the OTLP log sink) */
+  logTap: LogTap;
   database: Database;
   db: Db;
   cache: KeyValueCache;

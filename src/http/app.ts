@@ -17,6 +17,7 @@ import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
 import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
+import { scraperRoutes } from './routes/scraper.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,6 +84,7 @@ export async function buildApp(
   await app.register(favoriteRoutes(services));
   await app.register(reportsRoutes(services));
   await app.register(mediaRoutes(services));
+  await app.register(scraperRoutes(services));
 
   return app;
 }

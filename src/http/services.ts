@@ -8,6 +8,7 @@ import type { TagGroupsService } from '../application/tags/tag-groups.service.js
 import type { TagsService } from '../application/tags/tags.service.js';
 import type { ArticleTagger } from '../application/shared/tagging.js';
 import type { EmbeddingProvider } from '../application/shared/embedding.js';
+import type { ScraperService } from '../application/pipeline/scraper.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 
@@ -18,6 +19,7 @@ export interface Services {
   auth: AuthService;
   catalog: CatalogService;
   rateLimiter: RateLimiter;
+  scraper: ScraperService;
   articles: ArticlesService;
   favorites: FavoritesService;
   views: ViewsService;

@@ -7,6 +7,8 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: string;
+  /** the body's bytes (binary protocols such as OTLP/protobuf) */
+  raw: Buffer;
   json(): unknown;
 }
 
@@ -27,13 +29,15 @@ export class HttpPeer {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const u = new URL(req.url ?? '/', 'http://peer');
-        const body = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const body = raw.toString('utf8');
         const rec: RecordedRequest = {
           method: req.method ?? 'GET',
           path: u.pathname,
           query: u.searchParams,
           headers: req.headers,
           body,
+          raw,
           json: () => JSON.parse(body),
         };
         this.requests.push(rec);

@@ -7,6 +7,8 @@ export interface LoggerOptions {
   environment: string;
   /** defaults to stdout; pretty-printed when stdout is a TTY */
   destination?: DestinationStream;
+  /** sees every written line too (OTLP log shipping attaches to it) */
+  tap?: { write(line: string): void };
 }
 
 /** JSON lines with the correlation id of the current request or job on every line. */
@@ -26,6 +28,12 @@ export function createLogger(opts: LoggerOptions): Pino {
       censor: '[redacted]',
     },
     formatters: { level: (label: string) => ({ level: label }) },
+    hooks: {
+      streamWrite(line: string) {
+        opts.tap?.write(line);
+        return line;
+      },
+    },
   };
   if (opts.destination) return pino(options, opts.destination);
   if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });

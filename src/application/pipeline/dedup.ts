@@ -1,0 +1,137 @@
+/**
+ * De-duplication rules: an entry is a duplicate when its canonical URL (tracking parameters
+ * removed), DOI, arXiv id or normalized title matches an article already stored or an entry
+ * seen earlier in the same run. The first matching key is kept as the reason.
+ */
+
+const TRACKING =
+  /^(utm_\w+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|mc_cid|mc_eid|igshid|_hsenc|_hsmi|_ga|_gl|ref|ref_src|ref_url|spm|cmpid|share|s_cid|oly_enc_id|oly_anon_id|vero_id|wt_mc|mkt_tok)$/i;
+
+/** https, lower-case host without www, no default port, fragment or tracking parameters, sorted query. */
+export function canonicalizeUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    return raw.trim();
+  }
+  const host = u.hostname.toLowerCase().replace(/^www\./, '');
+  const port = u.port && u.port !== '80' && u.port !== '443' ? `:${u.port}` : '';
+  const params = [...u.searchParams.entries()]
+    .filter(([k]) => !TRACKING.test(k))
+    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+  const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
+  let path = u.pathname.replace(/\/{2,}/g, '/');
+  if (path.length > 1) path = path.replace(/\/+$/, '');
+  if (path === '/') path = '';
+  const scheme = u.protocol === 'http:' || u.protocol === 'https:' ? 'https:' : u.protocol;
+  return `${scheme}//${host}${port}${path}${query}`;
+}
+
+/** Lower-case letters and digits only, accents removed, single spaces. */
+export function normalizeTitle(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Titles this short ("Editorial", "News") collide by chance: not used as a duplicate key. */
+const MIN_TITLE_KEY = 12;
+export const titleKey = (normalized: string): string | null =>
+  normalized.length >= MIN_TITLE_KEY ? normalized : null;
+
+const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
+
+export function extractDoi(...texts: (string | null | undefined)[]): string | null {
+  for (const t of texts) {
+    if (!t) continue;
+    const m = DOI_RE.exec(decodeSafe(t));
+    if (m) return m[1]!.replace(/[.,;)\]]+$/, '').toLowerCase();
+  }
+  return null;
+}
+
+const ARXIV_NEW = /(?:arxiv\.org\/(?:abs|pdf|html)\/|arxiv:\s*)(\d{4}\.\d{4,5})(?:v\d+)?/i;
+const ARXIV_OLD = /(?:arxiv\.org\/(?:abs|pdf)\/|arxiv:\s*)([a-z-]+(?:\.[a-z]{2})?\/\d{7})(?:v\d+)?/i;
+const ARXIV_DOI = /10\.48550\/arxiv\.(\d{4}\.\d{4,5})/i;
+
+/** The arXiv identifier without its version (2401.12345, hep-th/9901001). */
+export function extractArxivId(...texts: (string | null | undefined)[]): string | null {
+  for (const t of texts) {
+    if (!t) continue;
+    const m = ARXIV_NEW.exec(t) ?? ARXIV_OLD.exec(t) ?? ARXIV_DOI.exec(t);
+    if (m) return m[1]!.toLowerCase();
+  }
+  return null;
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export type DuplicateReason = 'url' | 'doi' | 'arxiv_id' | 'title';
+
+export interface DedupKeys {
+  canonicalUrl: string;
+  doi: string | null;
+  arxivId: string | null;
+  normalizedTitle: string;
+}
+
+export interface DuplicateSkip {
+  url: string;
+  reason: DuplicateReason;
+  /** the canonical URL of the article (stored or earlier in the run) it duplicates */
+  duplicateOf: string;
+}
+
+/** What is already stored: each key mapped to the canonical URL of its article. */
+export interface KnownKeys {
+  url: Map<string, string>;
+  doi: Map<string, string>;
+  arxiv_id: Map<string, string>;
+  title: Map<string, string>;
+}
+
+export const emptyKnownKeys = (): KnownKeys => ({
+  url: new Map(),
+  doi: new Map(),
+  arxiv_id: new Map(),
+  title: new Map(),
+});
+
+function keysOf(c: DedupKeys): [DuplicateReason, string | null][] {
+  return [
+    ['url', c.canonicalUrl],
+    ['doi', c.doi],
+    ['arxiv_id', c.arxivId],
+    ['title', titleKey(c.normalizedTitle)],
+  ];
+}
+
+/** Splits candidates into the new ones and the skipped ones (with their reason), in input order. */
+export function dedupCandidates<C extends DedupKeys & { url: string }>(
+  candidates: C[],
+  known: KnownKeys,
+): { fresh: C[]; skipped: DuplicateSkip[] } {
+  const fresh: C[] = [];
+  const skipped: DuplicateSkip[] = [];
+  for (const c of candidates) {
+    const keys = keysOf(c);
+    const hit = keys.find(([reason, key]) => key !== null && known[reason].has(key));
+    if (hit) {
+      skipped.push({ url: c.url, reason: hit[0], duplicateOf: known[hit[0]].get(hit[1]!)! });
+      continue;
+    }
+    for (const [reason, key] of keys) if (key !== null) known[reason].set(key, c.canonicalUrl);
+    fresh.push(c);
+  }
+  return { fresh, skipped };
+}

@@ -1,0 +1,210 @@
+/**
+ * The four run-level stages: discover (read the enabled sources' feeds), fetch (turn entries into
+ * articles, reading the page of an entry that carries no text), dedup, and publish (store the new
+ * articles and publish one ArticleScrapedEvent each). The wiring traces each stage from outside.
+ */
+import type { Source } from '../../domain/catalog.js';
+import type { Logger } from '../shared/ports.js';
+import {
+  canonicalizeUrl,
+  dedupCandidates,
+  extractArxivId,
+  extractDoi,
+  normalizeTitle,
+  titleKey,
+  type DuplicateSkip,
+} from './dedup.js';
+import type { EventBatch } from './event-bus.js';
+import type { PipelineEvents } from './pipeline.events.js';
+import type {
+  ArticleStore,
+  FeedEntry,
+  FeedReader,
+  NewArticle,
+  PageReader,
+  RunStore,
+  SourceStore,
+} from './pipeline.ports.js';
+import type { RunRegistry } from './run-registry.js';
+
+export interface RunInfo {
+  id: string;
+  correlationId: string;
+  trigger: string;
+}
+
+export interface Discovery {
+  sources: Source[];
+  entries: { source: Source; entry: FeedEntry }[];
+}
+
+export interface DedupOutcome {
+  fresh: NewArticle[];
+  skipped: DuplicateSkip[];
+}
+
+export interface PipelineStages {
+  discover(run: RunInfo): Promise<Discovery>;
+  fetch(run: RunInfo, discovery: Discovery): Promise<NewArticle[]>;
+  dedup(run: RunInfo, candidates: NewArticle[]): Promise<DedupOutcome>;
+  publish(
+    run: RunInfo,
+    fresh: NewArticle[],
+    batch: EventBatch<PipelineEvents>,
+  ): Promise<{ published: number }>;
+}
+
+export interface StageDeps {
+  sources: SourceStore;
+  feeds: FeedReader;
+  pages: PageReader;
+  articles: ArticleStore;
+  runs: RunStore;
+  registry: RunRegistry;
+  logger: Logger;
+  now(): Date;
+  /** feeds read at once (the reader also limits requests per host) */
+  concurrency?: number;
+}
+
+async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker));
+  return out;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function createStages(d: StageDeps): PipelineStages {
+  const size = d.concurrency ?? 8;
+  const log = d.logger;
+
+  return {
+    async discover(run) {
+      const sources = await d.sources.listEnabled();
+      const perSource = await pool(sources, size, async (source) => {
+        try {
+          const res = await d.feeds.read(source);
+          if (res.notModified) {
+            d.registry.count(run.id, 'sources_not_modified');
+            await d.sources.recordFetch(source.id, { lastFetchedAt: d.now(), lastError: null });
+            return [];
+          }
+          await d.sources.recordFetch(source.id, {
+            etag: res.etag,
+            lastModified: res.lastModified,
+            lastFetchedAt: d.now(),
+            lastError: null,
+          });
+          return res.entries.map((entry) => ({ source, entry }));
+        } catch (err) {
+          d.registry.count(run.id, 'sources_failed');
+          log.warn({
+            event: 'scraper.source.failed',
+            run_id: run.id,
+            source_id: source.id,
+            url: source.url,
+            error: message(err),
+          });
+          await d.sources.recordFetch(source.id, { lastFetchedAt: d.now(), lastError: message(err) });
+          return [];
+        }
+      });
+      const entries = perSource.flat();
+      d.registry.count(run.id, 'sources', sources.length);
+      d.registry.count(run.id, 'discovered', entries.length);
+      return { sources, entries };
+    },
+
+    async fetch(run, discovery) {
+      const built = await pool(discovery.entries, size, async ({ source, entry }) => {
+        let { title, content } = entry;
+        if (!content && !entry.summary) {
+          try {
+            const page = await d.pages.read(entry.url);
+            content = page.text || null;
+            title ||= page.title ?? '';
+          } catch (err) {
+            d.registry.count(run.id, 'fetch_failed');
+            log.warn({ event: 'scraper.page.failed', run_id: run.id, url: entry.url, error: message(err) });
+            return null;
+          }
+        }
+        title = title.trim();
+        if (!title || !/^https?:\/\//i.test(entry.url)) {
+          d.registry.count(run.id, 'invalid');
+          return null;
+        }
+        const doi = entry.doi ?? extractDoi(entry.url);
+        const arxivId = entry.arxivId ?? extractArxivId(entry.url);
+        const article: NewArticle = {
+          topicId: source.topicId,
+          sourceId: source.id,
+          source: source.name,
+          url: entry.url,
+          canonicalUrl: canonicalizeUrl(entry.url),
+          title,
+          normalizedTitle: normalizeTitle(title),
+          author: entry.author,
+          content: content ?? entry.summary,
+          publishedAt: entry.publishedAt,
+          doi,
+          arxivId,
+          metadata: {
+            doi,
+            arxiv_id: arxivId,
+            feed_summary: entry.summary,
+            categories: entry.categories,
+            source_kind: source.kind,
+          },
+          runId: run.id,
+        };
+        return article;
+      });
+      const fetched = built.filter((a): a is NewArticle => a !== null);
+      d.registry.count(run.id, 'fetched', fetched.length);
+      return fetched;
+    },
+
+    async dedup(run, candidates) {
+      const known = await d.articles.knownKeys({
+        urls: [...new Set(candidates.map((c) => c.canonicalUrl))],
+        dois: [...new Set(candidates.flatMap((c) => (c.doi ? [c.doi] : [])))],
+        arxivIds: [...new Set(candidates.flatMap((c) => (c.arxivId ? [c.arxivId] : [])))],
+        titles: [...new Set(candidates.flatMap((c) => titleKey(c.normalizedTitle) ?? []))],
+      });
+      const outcome = dedupCandidates(candidates, known);
+      if (outcome.skipped.length) await d.runs.recordSkips(run.id, outcome.skipped);
+      d.registry.count(run.id, 'duplicates', outcome.skipped.length);
+      for (const reason of ['url', 'doi', 'arxiv_id', 'title'] as const) {
+        const n = outcome.skipped.filter((s) => s.reason === reason).length;
+        if (n) d.registry.count(run.id, `duplicates_${reason}`, n);
+      }
+      return outcome;
+    },
+
+    async publish(run, fresh, batch) {
+      const inserted = await d.articles.insertMany(fresh);
+      const byUrl = new Map(fresh.map((a) => [a.canonicalUrl, a]));
+      for (const row of inserted) {
+        const a = byUrl.get(row.canonicalUrl)!;
+        batch.publish('article.scraped', {
+          runId: run.id,
+          articleId: row.id,
+          topicId: a.topicId,
+          url: a.url,
+          source: a.source,
+        });
+      }
+      d.registry.count(run.id, 'published', inserted.length);
+      return { published: inserted.length };
+    },
+  };
+}

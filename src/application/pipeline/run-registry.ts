@@ -1,0 +1,58 @@
+import type { LanguageModel, LanguageModelFactory } from '../shared/llm.js';
+import type { Logger } from '../shared/ports.js';
+import { LlmAnalyzer, type ArticleAnalyzer } from './analysis.js';
+import { OfflineAnalyzer } from './offline-analyzer.js';
+import type { ProviderLookup } from './pipeline.ports.js';
+
+/** What the handlers of one run share: the model chosen at its start and its counters. */
+export interface RunState {
+  runId: string;
+  model: LanguageModel | null;
+  analyzer: ArticleAnalyzer;
+  counts: Record<string, number>;
+}
+
+/** The active text provider, else the active multimodal one, else none (built-in analyzer). */
+export async function resolveModel(
+  providers: ProviderLookup,
+  llm: LanguageModelFactory,
+): Promise<LanguageModel | null> {
+  const provider = (await providers.findActive('text')) ?? (await providers.findActive('multimodal'));
+  return provider ? llm.forProvider(provider) : null;
+}
+
+export class RunRegistry {
+  private readonly runs = new Map<string, RunState>();
+  private readonly offline = new OfflineAnalyzer();
+
+  constructor(
+    private readonly resolve: () => Promise<LanguageModel | null>,
+    private readonly log: Logger,
+  ) {}
+
+  async open(runId: string): Promise<RunState> {
+    const model = await this.resolve();
+    const state: RunState = {
+      runId,
+      model,
+      analyzer: model ? new LlmAnalyzer(model, this.log) : this.offline,
+      counts: {},
+    };
+    this.runs.set(runId, state);
+    return state;
+  }
+
+  /** the run's state; an event outside a run (replayed later) gets the built-in analyzer */
+  get(runId: string): RunState {
+    return this.runs.get(runId) ?? { runId, model: null, analyzer: this.offline, counts: {} };
+  }
+
+  count(runId: string, key: string, by = 1): void {
+    const counts = this.get(runId).counts;
+    counts[key] = (counts[key] ?? 0) + by;
+  }
+
+  close(runId: string): void {
+    this.runs.delete(runId);
+  }
+}

@@ -1,0 +1,211 @@
+import { conflict, notFound } from '../../domain/errors.js';
+import { currentCorrelationId, newCorrelationId, runWithCorrelation } from '../shared/context.js';
+import type { Logger } from '../shared/ports.js';
+import type { EventBus } from './event-bus.js';
+import type { PipelineEvents } from './pipeline.events.js';
+import type { RunRecord, RunStatus, RunStore } from './pipeline.ports.js';
+import type { PipelineStages, RunInfo } from './pipeline.stages.js';
+import type { RunRegistry } from './run-registry.js';
+
+export interface RunProgress {
+  stage: 'discover' | 'fetch' | 'dedup' | 'publish' | 'articles' | 'done';
+  done: number;
+  total: number;
+}
+export type ProgressFn = (p: RunProgress) => void;
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  counts: Record<string, number>;
+  error: string | null;
+  durationMs: number;
+}
+
+/** One run from discovery to the pipeline-completed handlers (the wiring traces it as scraper.run). */
+export type RunExecutor = (run: RunInfo, progress?: ProgressFn) => Promise<RunOutcome>;
+
+export interface ExecutorDeps {
+  stages: PipelineStages;
+  bus: EventBus<PipelineEvents>;
+  runs: RunStore;
+  registry: RunRegistry;
+  logger: Logger;
+}
+
+export function createRunExecutor(d: ExecutorDeps): RunExecutor {
+  const log = d.logger;
+  return async (run, progress) => {
+    const started = Date.now();
+    const state = await d.registry.open(run.id);
+    log.info({
+      event: 'scraper.run.started',
+      run_id: run.id,
+      trigger: run.trigger,
+      analyzer: state.analyzer.name,
+    });
+    const stage = async <T>(
+      name: RunProgress['stage'],
+      fn: () => Promise<T>,
+      counts: (r: T) => Record<string, number>,
+    ) => {
+      const t0 = Date.now();
+      progress?.({ stage: name, done: 0, total: 1 });
+      const result = await fn();
+      log.info({
+        event: 'pipeline.stage.completed',
+        run_id: run.id,
+        stage: name,
+        duration_ms: Date.now() - t0,
+        counts: counts(result),
+      });
+      progress?.({ stage: name, done: 1, total: 1 });
+      return result;
+    };
+    let status: RunOutcome['status'] = 'completed';
+    let error: string | null = null;
+    try {
+      const discovery = await stage(
+        'discover',
+        () => d.stages.discover(run),
+        (r) => ({
+          sources: r.sources.length,
+          discovered: r.entries.length,
+        }),
+      );
+      const candidates = await stage(
+        'fetch',
+        () => d.stages.fetch(run, discovery),
+        (r) => ({
+          to_fetch: discovery.entries.length,
+          fetched: r.length,
+        }),
+      );
+      const dedup = await stage(
+        'dedup',
+        () => d.stages.dedup(run, candidates),
+        (r) => ({
+          before: candidates.length,
+          after: r.fresh.length,
+          skipped: r.skipped.length,
+        }),
+      );
+      const batch = d.bus.batch();
+      const { published } = await stage(
+        'publish',
+        () => d.stages.publish(run, dedup.fresh, batch),
+        (r) => ({
+          published: r.published,
+        }),
+      );
+      let done = 0;
+      progress?.({ stage: 'articles', done, total: published });
+      await batch.drain(() => progress?.({ stage: 'articles', done: ++done, total: published }));
+    } catch (err) {
+      status = 'failed';
+      error = err instanceof Error ? err.message : String(err);
+      log.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+    }
+    const counts = { ...state.counts };
+    const durationMs = Date.now() - started;
+    try {
+      const done = d.bus.batch();
+      done.publish('scraper.pipeline_completed', {
+        runId: run.id,
+        correlationId: run.correlationId,
+        status,
+        durationMs,
+        counts,
+      });
+      await done.drain();
+      await d.runs.finish(run.id, { status, counts: { ...state.counts }, error });
+    } finally {
+      d.registry.close(run.id);
+    }
+    log.info({ event: 'scraper.run.completed', run_id: run.id, status, duration_ms: durationMs, counts });
+    progress?.({ stage: 'done', done: 1, total: 1 });
+    return { status, counts, error, durationMs };
+  };
+}
+
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  counts: Record<string, number>;
+}
+
+const view = (r: RunRecord): RunView => ({
+  id: r.id,
+  status: r.status,
+  started_at: r.startedAt.toISOString(),
+  finished_at: r.finishedAt?.toISOString() ?? null,
+  counts: r.counts,
+});
+
+/** Starts runs (one at a time per process) and reports them. */
+export class ScraperService {
+  private current: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly runs: RunStore,
+    private readonly execute: RunExecutor,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts a run in the background and answers its id at once (POST /admin/scraper/runs). */
+  async start(trigger = 'api'): Promise<{ run_id: string }> {
+    const { run, done } = await this.launch(trigger);
+    void done;
+    return { run_id: run.id };
+  }
+
+  /** Runs to the end (CLI, cron). */
+  async runNow(trigger: string, progress?: ProgressFn): Promise<RunView & { error: string | null }> {
+    const { run, done } = await this.launch(trigger, progress);
+    const outcome = await done;
+    return {
+      ...view({ ...run, status: outcome.status, counts: outcome.counts, finishedAt: new Date() }),
+      error: outcome.error,
+    };
+  }
+
+  async get(id: string): Promise<RunView> {
+    const run = await this.runs.get(id);
+    if (!run) throw notFound('scraper run');
+    return view(run);
+  }
+
+  /** resolves when the run in progress (if any) has ended: shutdown waits for it */
+  async idle(): Promise<void> {
+    await this.current?.catch(() => undefined);
+  }
+
+  private async launch(trigger: string, progress?: ProgressFn) {
+    if (this.current) throw conflict('a scraper run is already in progress', 'run_in_progress');
+    const correlationId = currentCorrelationId() ?? newCorrelationId();
+    let release!: () => void;
+    this.current = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const run = await this.runs.create({ trigger, correlationId });
+      const info: RunInfo = { id: run.id, correlationId, trigger };
+      const done = runWithCorrelation(correlationId, () => this.execute(info, progress)).catch(
+        async (err: unknown): Promise<RunOutcome> => {
+          const error = err instanceof Error ? err.message : String(err);
+          this.logger.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+          await this.runs.finish(run.id, { status: 'failed', counts: {}, error }).catch(() => undefined);
+          return { status: 'failed', counts: {}, error, durationMs: 0 };
+        },
+      );
+      void done.finally(() => {
+        this.current = null;
+        release();
+      });
+      return { run, done };
+    } catch (err) {
+      this.current = null;
+      release();
+      throw err;
+    }
+  }
+}

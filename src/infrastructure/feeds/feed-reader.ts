@@ -1,0 +1,49 @@
+import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
+import { htmlToText, decodeEntities } from '../../application/pipeline/text-extract.js';
+import type { SourceKind } from '../../domain/catalog.js';
+import { parseFeed } from './feed-parser.js';
+import type { HttpFetcher } from './http-fetcher.js';
+
+const FEED_ACCEPT =
+  'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5';
+
+/** Reads RSS/Atom/JSON feeds and arXiv API queries with a conditional GET. */
+export class HttpFeedReader implements FeedReader {
+  constructor(private readonly http: HttpFetcher) {}
+
+  async read(source: {
+    url: string;
+    kind: SourceKind;
+    etag: string | null;
+    lastModified: string | null;
+  }): Promise<FeedReadResult> {
+    const headers: Record<string, string> = { accept: FEED_ACCEPT };
+    if (source.etag) headers['if-none-match'] = source.etag;
+    if (source.lastModified) headers['if-modified-since'] = source.lastModified;
+    const doc = await this.http.get(source.url, headers);
+    if (doc.status === 304) return { notModified: true };
+    return {
+      notModified: false,
+      entries: parseFeed(doc.body, doc.url),
+      etag: doc.headers.get('etag'),
+      lastModified: doc.headers.get('last-modified'),
+    };
+  }
+}
+
+/** The title and readable text of an HTML page. */
+export class HttpPageReader implements PageReader {
+  constructor(private readonly http: HttpFetcher) {}
+
+  async read(url: string): Promise<{ title: string | null; text: string }> {
+    const doc = await this.http.get(url, { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' });
+    const html = doc.body;
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+    const main = /<(article|main)\b[^>]*>([\s\S]*?)<\/\1>/i.exec(html)?.[2];
+    const body = /<body\b[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1];
+    return {
+      title: title ? decodeEntities(title).replace(/\s+/g, ' ').trim() || null : null,
+      text: htmlToText(main ?? body ?? html),
+    };
+  }
+}
