@@ -163,3 +163,67 @@ export function modelReply(call: { messages: { role: string; content: string }[]
     language: 'en',
   });
 }
+
+/** A container whose logger writes JSON lines to memory (and to the log tap), for log assertions. */
+export async function buildLoggedContainer(env: Record<string, string>) {
+  const { Writable } = await import('node:stream');
+  const { loadConfig } = await import('../../src/config.js');
+  const { createContainer } = await import('../../src/composition/container.js');
+  const { createLogger } = await import('../../src/infrastructure/logging/logger.js');
+  const { LogTap } = await import('../../src/infrastructure/logging/log-tap.js');
+  const { ScryptHasher } = await import('../../src/infrastructure/auth/scrypt-hasher.js');
+  const { createTestDatabase } = await import('./db.js');
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString('utf8').split('\n'))
+        if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  const config = loadConfig({
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    DATA_DIR: '/tmp/article-intel-test',
+    LOG_LEVEL: 'info',
+    SCHEDULER_ENABLED: 'false',
+    ...env,
+  });
+  const logTap = new LogTap();
+  const logger = createLogger({
+    level: 'info',
+    service: config.serviceName,
+    environment: config.deploymentEnvironment,
+    destination,
+    tap: logTap,
+  });
+  const database = await createTestDatabase();
+  const container = await createContainer(config, {
+    database,
+    logger,
+    logTap,
+    hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
+  });
+  const catalog = container.services.catalog;
+  return {
+    container,
+    lines,
+    async seed(sources: { name: string; url: string; kind?: 'rss' | 'arxiv' }[], providerBaseUrl?: string) {
+      const topic = await catalog.createTopic({ name: `Topic ${Math.random().toString(36).slice(2, 8)}` });
+      for (const s of sources)
+        await catalog.createSource({ topic_id: topic.id, name: s.name, kind: s.kind ?? 'rss', url: s.url });
+      if (providerBaseUrl)
+        await catalog.createProvider({
+          name: 'peer',
+          type: 'text',
+          base_url: providerBaseUrl,
+          model: 'm',
+          is_active: true,
+        });
+      return topic.id;
+    },
+    async close() {
+      await container.close();
+      await database.close();
+    },
+  };
+}

@@ -19,6 +19,7 @@ export class DropOldestBatchSpanProcessor implements SpanProcessor {
   private buf: ReadableSpan[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
   private exporting: Promise<void> | null = null;
   private stopped = false;
   private readonly maxQueue: number;
@@ -53,8 +54,20 @@ export class DropOldestBatchSpanProcessor implements SpanProcessor {
       this.buf = this.buf.slice(this.head);
       this.head = 0;
     }
-    if (this.size >= this.batchSize) this.kick();
+    if (this.size >= this.batchSize) this.kickSoon();
     else this.arm();
+  }
+
+  /**
+   * A full batch is exported on the next turn of the event loop, not inside onEnd: a burst of spans
+   * ended in one go is thinned to its newest spans before anything of it is sent.
+   */
+  private kickSoon(): void {
+    if (this.soon || this.exporting) return;
+    this.soon = setImmediate(() => {
+      this.soon = null;
+      this.kick();
+    });
   }
 
   async forceFlush(): Promise<void> {
@@ -113,6 +126,8 @@ export class DropOldestBatchSpanProcessor implements SpanProcessor {
 
   private disarm(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     this.timer = null;
+    this.soon = null;
   }
 }
