@@ -10,14 +10,23 @@ import {
 import { DrizzleReportInputs } from '../infrastructure/db/repositories/report-inputs.repository.js';
 import { SmtpMailer } from '../infrastructure/mail/smtp-mailer.js';
 import { LocalMediaStorage } from '../infrastructure/storage/local-media-storage.js';
+import { S3MediaStorage } from '../infrastructure/storage/s3-media-storage.js';
 import type { WireArea } from './context.js';
 
 /** Weekly reports: generation job (cron, CLI, admin endpoint), delivery, public read side, media. */
 export const wireReports: WireArea = (ctx) => {
   const { config, db, logger } = ctx;
   const reports = new DrizzleReportRepository(db);
-  // S3_* is not implemented yet: covers are local files under DATA_DIR/media (docs/decisions.md)
-  const media = new LocalMediaStorage(join(config.dataDir, 'media'), config.publicBaseUrl);
+  const { s3 } = config;
+  const media =
+    s3.endpoint && s3.bucket
+      ? new S3MediaStorage({
+          ...s3,
+          endpoint: s3.endpoint,
+          bucket: s3.bucket,
+          publicBaseUrl: config.publicBaseUrl,
+        })
+      : new LocalMediaStorage(join(config.dataDir, 'media'), config.publicBaseUrl);
   const mailer = new SmtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from });
   ctx.onClose(async () => mailer.close());
   const delivery = new ReportDeliveryService({

@@ -29,7 +29,7 @@ export const simpleModel = (call: ChatCall) =>
     : JSON.stringify({ title: 'Weekly digest', summary_text: 'The highlight of the week [1].' });
 
 /** The app with the three outside peers of weekly reports: OpenAI-compatible, SMTP, Telegram. */
-export async function startReportEnv(db: DbKind): Promise<ReportEnv> {
+export async function startReportEnv(db: DbKind, extraEnv: Record<string, string> = {}): Promise<ReportEnv> {
   const llm = await new OpenAiPeer(simpleModel).start();
   const telegram = await new TelegramPeer().start();
   const smtp = await new SmtpPeer().start();
@@ -43,6 +43,7 @@ export async function startReportEnv(db: DbKind): Promise<ReportEnv> {
       MAIL_FROM: 'Digest <digest@example.test>',
       TELEGRAM_BOT_TOKEN: '123:test-token',
       TELEGRAM_API_URL: telegram.url,
+      ...extraEnv,
     },
   });
   const admin = await t.login('admin');
