@@ -214,6 +214,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   if ((e.EMBEDDING_RESPONSE_KEY ?? 'dense') === 'dense' && e.EMBEDDING_URL && !e.EMBEDDING_DIMENSION) {
     problems.push('EMBEDDING_DIMENSION: required when EMBEDDING_URL is set with the dense response key');
   }
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+    problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;

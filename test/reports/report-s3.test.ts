@@ -3,6 +3,7 @@ import { startReportEnv, REPORT_SITE, type ReportEnv } from '../helpers/report-e
 import { insertArticle, insertProvider, insertTopic, pngSize } from '../helpers/report-factories.js';
 import { S3Peer } from '../peers/s3-peer.js';
 import { S3MediaStorage } from '../../src/infrastructure/storage/s3-media-storage.js';
+import { loadConfig } from '../../src/config.js';
 
 const creds = { accessKeyId: 'AKIATEST', secretAccessKey: 'secret-test-key' };
 
@@ -63,5 +64,11 @@ describe('covers in an S3-compatible bucket', () => {
     });
     await expect(wrong.put('a/c.png', Buffer.from('png'), 'image/png')).rejects.toThrow(/HTTP 403/);
     expect(s3.objects.has('a/c.png')).toBe(false);
+  });
+
+  it('refuses an incomplete S3 configuration at start', () => {
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /S3_BUCKET: required[\s\S]*set both or neither/,
+    );
   });
 });
