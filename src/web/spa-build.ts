@@ -40,9 +40,20 @@ export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<voi
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [viteBin, 'build', webDir, '--config', join(webDir, 'vite.config.ts'), '--logLevel', 'warn'],
+      [
+        viteBin,
+        'build',
+        webDir,
+        '--config',
+        join(webDir, 'vite.config.ts'),
+        '--mode',
+        'production',
+        '--logLevel',
+        'warn',
+      ],
       {
         cwd: rootDir,
+        env: productionEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -55,4 +66,13 @@ export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<voi
     );
   });
   logger.info({ event: 'web.build.completed', duration_ms: Date.now() - started });
+}
+
+/** A test runner's NODE_ENV=test, MODE and DEV would make Vite bundle React's development builds. */
+function productionEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^(VITEST.*|TEST|DEV|MODE|NODE_ENV)$/.test(k)) env[k] = v;
+  }
+  return { ...env, NODE_ENV: 'production' };
 }

@@ -32,6 +32,7 @@ export function ArticlesPage() {
   const topicId = params.get('topic') ?? undefined;
   const favoritesOnly = !!user && params.get('favorites') === '1';
   const q = params.get('q') ?? undefined;
+  const tag = params.get('tag') ?? undefined;
 
   const update = (changes: Record<string, string | null>, resetPage = true) => {
     const next = new URLSearchParams(params);
@@ -49,6 +50,7 @@ export function ArticlesPage() {
     order,
     favorites_only: favoritesOnly,
     q,
+    tag,
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
   });
@@ -92,6 +94,15 @@ export function ArticlesPage() {
             <input type="search" name="q" defaultValue={q} />
           </label>
         </form>
+        {tag && (
+          <button
+            type="button"
+            onClick={() => update({ tag: null })}
+            aria-label={`${t('articles.tags')}: ${tag} ×`}
+          >
+            #{tag} ×
+          </button>
+        )}
         {user && (
           <label className="checkbox">
             <input

@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildWebServer } from '../../../src/web/web-server.js';
+import { ensureSpaBuilt } from '../../../src/web/spa-build.js';
+import { SESSION_COOKIE } from '../../../src/web/session-cookie.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1366, height: 900 },
+} as const;
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+export interface BrowserEnv {
+  /** the real api on PGlite (inject, container, login) */
+  api: TestApp;
+  apiUrl: string;
+  /** the web role serving web/dist, forwarding /api/proxy to the api */
+  webUrl: string;
+  browser: Browser;
+  /** a fresh context (own cookies), optionally signed in as a new user or admin */
+  newContext(opts?: { as?: 'user' | 'admin'; viewport?: { width: number; height: number } }): Promise<{
+    context: BrowserContext;
+    page: Page;
+    user?: { id: string; token: string };
+  }>;
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * One real api (PGlite + memory cache), the web role on port 0 serving the built SPA, and Debian's
+ * Chromium through playwright-core. `env` goes to the api's config (e.g. MONITOR_* for a peer).
+ */
+export async function startBrowserEnv(opts: { env?: Record<string, string> } = {}): Promise<BrowserEnv> {
+  await ensureSpaBuilt(ROOT, pino({ level: 'warn' }));
+  const api = await buildTestApp({ env: opts.env });
+  const apiUrl = await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const web: FastifyInstance = await buildWebServer(pino({ level: 'silent' }), {
+    apiUrl,
+    trustedProxies: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    timeoutMs: 30_000,
+    distDir: join(ROOT, 'web', 'dist'),
+    secureCookie: false,
+  });
+  const webUrl = await web.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  return {
+    api,
+    apiUrl,
+    webUrl,
+    browser,
+    async newContext({ as, viewport = VIEWPORTS.desktop } = {}) {
+      const context = await browser.newContext({ baseURL: webUrl, viewport, locale: 'en-US' });
+      let user: { id: string; token: string } | undefined;
+      if (as) {
+        const session = await api.login(as);
+        user = { id: session.id, token: session.token };
+        await context.addCookies([
+          { name: SESSION_COOKIE, value: session.token, url: webUrl, httpOnly: true, sameSite: 'Lax' },
+        ]);
+      }
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      return { context, page, user };
+    },
+    async screenshot(page, name) {
+      const file = join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await web.close();
+      await api.close();
+    },
+  };
+}

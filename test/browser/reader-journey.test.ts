@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { seedReaderData, type ReaderData } from './helpers/seed.js';
+
+let env: BrowserEnv;
+let data: ReaderData;
+
+beforeAll(async () => {
+  env = await startBrowserEnv();
+  data = await seedReaderData(env.api.container.database.db);
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const titles = (page: Page) => page.locator('[data-testid="article-list"] article h2').allInnerTexts();
+
+describe.sequential('reader journey in Chromium', () => {
+  it('registers, favorites, filters favorites only and follows a report citation to its second source', async () => {
+    const { page, context } = await env.newContext();
+    const email = `reader-${Date.now()}@example.test`;
+
+    // register: lands on the settings page, signed in (the token is an HttpOnly cookie)
+    await page.goto('/register');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('password-123');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.getByTestId('user-name').innerText()).toBe(email);
+    const cookie = (await context.cookies()).find((c) => c.name === 'ai_session');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('ai_session');
+
+    // favorite one article of the topic
+    await page.goto(`/articles?topic=${data.topic.id}`);
+    await expect.poll(() => titles(page)).toHaveLength(4);
+    const card = page.locator(`article[data-article-id="${data.low.id}"]`);
+    await card.getByTestId('favorite').click();
+    await expect.poll(() => card.getByTestId('favorite').getAttribute('aria-pressed')).toBe('true');
+
+    // favorites only: just that one, and the filter is kept in the URL with the topic
+    await page.getByTestId('favorites-only').click();
+    await expect.poll(() => titles(page)).toEqual([data.low.title]);
+    expect(new URL(page.url()).searchParams.get('favorites')).toBe('1');
+    expect(new URL(page.url()).searchParams.get('topic')).toBe(data.topic.id);
+    await page.getByTestId('favorites-only').click();
+    await expect.poll(() => titles(page)).toHaveLength(4);
+
+    // the report's [2] lands on its second source
+    await page.goto(`/reports?topic=${data.topic.id}`);
+    await page.locator('a.citation[data-citation="2"]').click();
+    await page.waitForURL('**#source-2');
+    const target = page.locator('.sources li:target');
+    await expect.poll(() => target.innerText()).toContain(data.mid.title);
+    expect(await target.getAttribute('data-source-index')).toBe('2');
+    await context.close();
+  });
+
+  it('opening an article records one view and shows its summary and tags', async () => {
+    const { page, context } = await env.newContext();
+    await page.goto(`/articles/${data.high.id}`);
+    await expect.poll(() => page.locator('h1').innerText()).toBe(data.high.title);
+    await expect.poll(() => page.locator('.tags').innerText()).toContain('error-correction');
+    // the view reaches the counter (flushed into view_count by the worker, read here through the flush endpoint)
+    const admin = await env.api.login('admin');
+    await expect
+      .poll(async () => {
+        const res = await env.api.app.inject({
+          method: 'POST',
+          url: '/admin/articles/flush-view-counts',
+          headers: admin.headers,
+        });
+        return res.json().views as number;
+      })
+      .toBeGreaterThanOrEqual(1);
+    await context.close();
+  });
+
+  it('guests see no admin navigation and admin routes send them to the login page; users get 403', async () => {
+    const guest = await env.newContext();
+    await guest.page.goto('/admin/metrics');
+    await guest.page.waitForURL('**/login?next=%2Fadmin%2Fmetrics');
+    expect(await guest.page.getByRole('group', { name: 'Admin' }).count()).toBe(0);
+    await guest.context.close();
+
+    const user = await env.newContext({ as: 'user' });
+    await user.page.goto('/admin/tags');
+    await expect.poll(() => user.page.locator('[data-status="403"]').count()).toBe(1);
+    expect(await user.page.getByRole('link', { name: 'Metrics' }).count()).toBe(0);
+    await user.context.close();
+  });
+});
