@@ -28,8 +28,9 @@ export class ArticlesService {
     input: ListArticlesInput,
     viewerId: string | null,
   ): Promise<ArticlePage & { limit: number; offset: number }> {
-    const metricKeys = await this.metrics.enabledKeys();
-    const sort = resolveSort(input.sort ?? 'scraped_at', metricKeys);
+    const key = input.sort ?? 'scraped_at';
+    // only a metric sort needs the catalog (metrics themselves are joined to it in the page query)
+    const sort = resolveSort(key, isColumnSort(key) ? [] : await this.metrics.enabledKeys());
     const limit = Math.min(Math.max(input.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
     const offset = Math.max(input.offset ?? 0, 0);
     const filter: ArticleFilter = {

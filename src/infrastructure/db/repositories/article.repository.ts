@@ -87,7 +87,7 @@ function columnOrder(column: ColumnSort, order: SortOrder): SQL {
  * Tags, enabled metrics and is_favorited of the rows of `page`, as correlated subqueries over the
  * page only (it carries its own LIMIT): one statement per page, whatever its size.
  */
-function decorated(page: SQL, viewerId: string | null, extra = sql``): SQL {
+export function decorated(page: SQL, viewerId: string | null, extra = sql``): SQL {
   const favorited = viewerId
     ? sql`exists (select 1 from favorites f where f.user_id = ${viewerId} and f.article_id = p.id)`
     : sql`false`;
@@ -163,11 +163,7 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
 
   private async total(filter: ArticleFilter): Promise<number> {
     const where = whereOf(filter);
-    const [counted] = rowsOf<{ n: number | string }>(
-      await this.db.execute(
-        sql`select count(*)::int as n from (select 1 from articles a where ${where} limit ${EXACT_TOTAL_CAP + 1}) c`,
-      ),
-    );
+    const [counted] = rowsOf<{ n: number | string }>(await this.db.execute(cappedCountSql(filter)));
     const n = Number(counted?.n ?? 0);
     if (n <= EXACT_TOTAL_CAP) return n;
     const [plan] = rowsOf<Record<string, unknown>>(
@@ -179,6 +175,10 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     return Math.max(n, Math.round(doc?.[0]?.Plan['Plan Rows'] ?? 0));
   }
 }
+
+/** Exact count of the matches, stopping at EXACT_TOTAL_CAP + 1. */
+export const cappedCountSql = (filter: ArticleFilter): SQL =>
+  sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter)} limit ${EXACT_TOTAL_CAP + 1}) c`;
 
 /** The rows of one page, in order, before decoration. */
 export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {

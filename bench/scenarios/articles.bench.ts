@@ -1,0 +1,291 @@
+/**
+ * Articles area budgets (DESIGN.md §6): the sorted list at 10k and 1M rows against a raw-SQL floor,
+ * view tracking against a bare Fastify route, and the 100k-counter view flush. See docs/performance.md.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { BenchContext, BenchResult, Scenario } from '../types.js';
+import {
+  cappedCountSql,
+  decorated,
+  pageSql,
+} from '../../src/infrastructure/db/repositories/article.repository.js';
+import { DrizzleViewCountStore } from '../../src/infrastructure/db/repositories/view-count.repository.js';
+import { ViewsService } from '../../src/application/views/views.service.js';
+import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
+import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
+import { rowsOf } from '../../src/infrastructure/db/client.js';
+import type { SortOrder } from '../../src/domain/articles.js';
+import {
+  createBenchDatabase,
+  generateArticles,
+  makeTopics,
+  percentile,
+  round,
+} from '../articles/bench-db.js';
+import { closeAgent, httpGet, startBenchApp } from '../articles/bench-app.js';
+
+const needs = (scenario: string, what: string): BenchResult => ({
+  scenario,
+  figure: NaN,
+  unit: '',
+  budget: 'runs',
+  pass: false,
+  notes: `skipped: set ${what}`,
+});
+
+/** the same statements the API issues for one page, compiled once and sent straight to pg */
+function rawStatements(order: SortOrder, offset: number) {
+  const dialect = new PgDialect();
+  const q = {
+    filter: {},
+    sort: { kind: 'metric' as const, metricKey: 'citation_count' },
+    order,
+    limit: 20,
+    offset,
+  };
+  return {
+    keys: dialect.sqlToQuery(
+      sql`select metric_key from metric_definitions where enabled order by priority, metric_key`,
+    ),
+    page: dialect.sqlToQuery(decorated(pageSql(q), null)),
+    count: dialect.sqlToQuery(cappedCountSql({})),
+  };
+}
+
+async function measureList(base: string, pool: pg.Pool, requests: number) {
+  const combos = Array.from({ length: 10 }, (_, i) => ({
+    order: (i % 2 ? 'asc' : 'desc') as SortOrder,
+    offset: Math.floor(i / 2) * 20,
+  }));
+  const raws = combos.map((c) => rawStatements(c.order, c.offset));
+  const api: number[] = [];
+  const raw: number[] = [];
+  const warmup = Math.min(200, requests / 5);
+  for (let i = 0; i < requests + warmup; i++) {
+    const c = combos[i % combos.length]!;
+    const r = raws[i % combos.length]!;
+    let t0 = performance.now();
+    const status = await httpGet(
+      base,
+      `/articles?sort=citation_count&order=${c.order}&limit=20&offset=${c.offset}`,
+    );
+    const tApi = performance.now() - t0;
+    if (status !== 200) throw new Error(`GET /articles answered ${status}`);
+    t0 = performance.now();
+    await pool.query(r.keys.sql, r.keys.params);
+    await Promise.all([pool.query(r.page.sql, r.page.params), pool.query(r.count.sql, r.count.params)]);
+    const tRaw = performance.now() - t0;
+    if (i >= warmup) {
+      api.push(tApi);
+      raw.push(tRaw);
+    }
+  }
+  return {
+    apiP50: percentile(api, 50),
+    apiP99: percentile(api, 99),
+    rawP50: percentile(raw, 50),
+    rawP99: percentile(raw, 99),
+  };
+}
+
+async function listScenario(ctx: BenchContext): Promise<BenchResult[]> {
+  if (!ctx.databaseUrl) return [needs('articles.list', 'BENCH_DATABASE_URL or TEST_DATABASE_URL')];
+  const [small, large] = ctx.quick ? [2_000, 20_000] : [10_000, 1_000_000];
+  const requests = ctx.quick ? 300 : 2000;
+  const bdb = await createBenchDatabase(ctx.databaseUrl, 'list');
+  const app = await startBenchApp(bdb.database, bdb.url, new MemoryCache());
+  const pool = new pg.Pool({ connectionString: bdb.url, max: 4 });
+  try {
+    const topics = await makeTopics(bdb.database, 10);
+    const t0 = Date.now();
+    await generateArticles(bdb.database, 1, small, topics);
+    const atSmall = await measureList(app.base, pool, requests);
+    await generateArticles(bdb.database, small + 1, large, topics);
+    const genSeconds = (Date.now() - t0) / 1000;
+    const atLarge = await measureList(app.base, pool, requests);
+    const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+    const figures = (m: typeof atSmall) =>
+      `api p50 ${round(m.apiP50)} / p99 ${round(m.apiP99)} ms, raw p50 ${round(m.rawP50)} / p99 ${round(m.rawP99)} ms`;
+    const growth = atLarge.apiP50 / atSmall.apiP50;
+    const apiVsRaw = atLarge.apiP50 / atLarge.rawP50;
+    return [
+      {
+        scenario: `articles.list p99 at ${label(small)} (sort=citation_count, 20 rows)`,
+        figure: round(atSmall.apiP99),
+        unit: 'ms',
+        budget: 'p99 <= 15 ms',
+        pass: atSmall.apiP99 <= 15,
+        notes: `${figures(atSmall)}; ${requests} requests over loopback HTTP`,
+      },
+      {
+        scenario: `articles.list p99 at ${label(large)} (sort=citation_count, 20 rows)`,
+        figure: round(atLarge.apiP99),
+        unit: 'ms',
+        budget: 'p99 <= 15 ms',
+        pass: atLarge.apiP99 <= 15,
+        notes: `${figures(atLarge)}; data generated in ${round(genSeconds, 1)} s`,
+      },
+      {
+        scenario: `articles.list time at ${label(large)} / at ${label(small)}`,
+        figure: round(atLarge.apiP50),
+        unit: 'ms (p50)',
+        floor: round(atSmall.apiP50),
+        ratio: round(growth),
+        budget: 'ratio <= 1.5',
+        pass: growth <= 1.5,
+        notes: `p99 ratio ${round(atLarge.apiP99 / atSmall.apiP99)}`,
+      },
+      {
+        scenario: `articles.list API / raw SQL at ${label(large)}`,
+        figure: round(atLarge.apiP50),
+        unit: 'ms (p50)',
+        floor: round(atLarge.rawP50),
+        ratio: round(apiVsRaw),
+        budget: 'ratio <= 1.3',
+        pass: apiVsRaw <= 1.3,
+        notes: `floor: the API's own statements (enabled keys, then page and capped count side by side) sent through pg; p99 ratio ${round(atLarge.apiP99 / atLarge.rawP99)}`,
+      },
+    ];
+  } finally {
+    closeAgent();
+    await pool.end();
+    await app.close();
+    await bdb.drop();
+  }
+}
+
+interface LoadResult {
+  rps: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+const CONNECTIONS = 50;
+let ipBase = 0;
+
+function runLoad(base: string, pathTemplate: string, ids: string[], seconds: number): Promise<LoadResult> {
+  const first = ipBase;
+  ipBase += 4_000_000;
+  return new Promise((resolve, reject) => {
+    const child = fork(
+      fileURLToPath(new URL('../articles/view-load.ts', import.meta.url)),
+      [JSON.stringify({ base, pathTemplate, ids, seconds, connections: CONNECTIONS, ipBase: first })],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    child.once('message', (m) => resolve(m as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => code && reject(new Error(`load generator exited with ${code}`)));
+  });
+}
+
+async function viewScenario(ctx: BenchContext): Promise<BenchResult[]> {
+  if (!ctx.databaseUrl || !ctx.redisUrl)
+    return [needs('articles.view throughput', 'BENCH_DATABASE_URL and BENCH_REDIS_URL (or TEST_*)')];
+  const seconds = ctx.quick ? 2 : 8;
+  const bdb = await createBenchDatabase(ctx.databaseUrl, 'view');
+  const prefix = `bench:${randomBytes(4).toString('hex')}:`;
+  const cache = new RedisCache(ctx.redisUrl, { keyPrefix: prefix });
+  const app = await startBenchApp(bdb.database, bdb.url, cache);
+  const bare = Fastify();
+  bare.post('/bare/:id', async (_req, reply) => reply.status(204).send());
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const topics = await makeTopics(bdb.database, 1);
+    await generateArticles(bdb.database, 1, 1000, topics);
+    const ids = rowsOf<{ id: string }>(await bdb.database.db.execute(sql`select id from articles`)).map(
+      (r) => r.id,
+    );
+    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+    // a short warm-up of each, then the measured runs
+    await runLoad(bareBase, '/bare/{id}', ids, 1);
+    await runLoad(app.base, '/articles/{id}/view', ids, 1);
+    await app.container.services.views.flush();
+    const b = await runLoad(bareBase, '/bare/{id}', ids, seconds);
+    const a = await runLoad(app.base, '/articles/{id}/view', ids, seconds);
+    const flushed = await app.container.services.views.flush();
+    const ratio = a.rps / b.rps;
+    // every answered view had a fresh address: all are counted (plus at most the ones in flight at the end)
+    const exact = flushed.views >= a.total && flushed.views <= a.total + CONNECTIONS;
+    return [
+      {
+        scenario: 'articles.view throughput on Redis vs a bare Fastify route',
+        figure: Math.round(a.rps),
+        unit: 'req/s',
+        floor: Math.round(b.rps),
+        ratio: round(ratio),
+        budget: 'ratio >= 0.5',
+        pass: ratio >= 0.5 && a.non2xx === 0 && a.errors === 0 && exact,
+        notes: `autocannon in a child process, ${CONNECTIONS} connections, ${seconds} s each after a 1 s warm-up; random article of 1000 and a fresh client address per request; ${a.total} views answered, ${flushed.views} counted; non-2xx ${a.non2xx}, errors ${a.errors}`,
+      },
+    ];
+  } finally {
+    await bare.close();
+    await app.close();
+    for await (const keys of cache.scan('', 1000)) await cache.del(...keys);
+    await cache.close();
+    await bdb.drop();
+  }
+}
+
+async function flushScenario(ctx: BenchContext): Promise<BenchResult[]> {
+  if (!ctx.databaseUrl) return [needs('articles.view flush', 'BENCH_DATABASE_URL or TEST_DATABASE_URL')];
+  const n = ctx.quick ? 10_000 : 100_000;
+  const bdb = await createBenchDatabase(ctx.databaseUrl, 'flush');
+  const cache = ctx.redisUrl
+    ? new RedisCache(ctx.redisUrl, { keyPrefix: `bench:${randomBytes(4).toString('hex')}:` })
+    : new MemoryCache();
+  try {
+    const topics = await makeTopics(bdb.database, 1);
+    await generateArticles(bdb.database, 1, n, topics);
+    const db = bdb.database.db;
+    const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from articles`)).map((r) => r.id);
+    let expected = 0;
+    for (let i = 0; i < ids.length; i += 5000) {
+      const chunk = ids.slice(i, i + 5000);
+      await Promise.all(chunk.map((id, j) => cache.incrBy(`view:${id}`, 1 + ((i + j) % 7))));
+      expected += chunk.reduce((s, _, j) => s + 1 + ((i + j) % 7), 0);
+    }
+    const sum = async () =>
+      Number(
+        rowsOf<{ s: string }>(
+          await db.execute(sql`select sum(coalesce(view_count, 0))::bigint as s from articles`),
+        )[0]!.s,
+      );
+    const before = await sum();
+    const views = new ViewsService(cache, new DrizzleViewCountStore(db), pino({ level: 'silent' }));
+    const t0 = performance.now();
+    const result = await views.flush();
+    const ms = performance.now() - t0;
+    const added = (await sum()) - before;
+    const exact = added === expected && result.views === expected && result.articles === ids.length;
+    return [
+      {
+        scenario: `articles.view flush of ${n / 1000}k counters into PostgreSQL`,
+        figure: Math.round(ms),
+        unit: 'ms',
+        budget: '< 5000 ms, exact totals',
+        pass: ms < 5000 && exact,
+        notes: `cache ${cache.kind}; ${expected} views expected, ${added} added to view_count, flush reported ${result.views} over ${result.articles} articles`,
+      },
+    ];
+  } finally {
+    if (cache.kind === 'redis') for await (const keys of cache.scan('', 1000)) await cache.del(...keys);
+    await cache.close();
+    await bdb.drop();
+  }
+}
+
+export const scenarios: Scenario[] = [
+  { name: 'articles.list', run: listScenario },
+  { name: 'articles.view', run: viewScenario },
+  { name: 'articles.flush', run: flushScenario },
+];
