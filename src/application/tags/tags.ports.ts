@@ -59,12 +59,12 @@ export interface TagRepository {
   moveLinks(fromTagId: string, toTagId: string): Promise<void>;
   countLinks(tagIds: string[]): Promise<number>;
 
-  listSuggestions(status: SuggestionStatus): Promise<Suggestion[]>;
+  listSuggestions(status: SuggestionStatus, topicId?: string): Promise<Suggestion[]>;
   /** the suggestion, locked until the end of the transaction */
   lockSuggestion(id: string): Promise<Suggestion | null>;
   resolveSuggestion(id: string, status: 'approved' | 'rejected', resolvedBy: string, at: Date): Promise<void>;
-  /** removes pending suggestions that involve one of the tags */
-  dropPendingSuggestionsFor(tagIds: string[]): Promise<void>;
+  /** removes pending suggestions that involve one of the tags (but the one `exceptId` names) */
+  dropPendingSuggestionsFor(tagIds: string[], exceptId?: string): Promise<void>;
   insertSuggestion(input: SuggestionInput): Promise<boolean>;
   /** every recorded pair (any status) among these new-tag names, as [newName, existingName] */
   suggestionPairs(topicId: string, names: string[]): Promise<[string, string][]>;

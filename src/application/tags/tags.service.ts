@@ -78,8 +78,8 @@ export class TagsService {
     }
   }
 
-  async listPendingSuggestions(): Promise<SuggestionOut[]> {
-    return (await this.store.listSuggestions('pending')).map(suggestionOut);
+  async listPendingSuggestions(topicId?: string): Promise<SuggestionOut[]> {
+    return (await this.store.listSuggestions('pending', topicId)).map(suggestionOut);
   }
 
   /**
@@ -98,7 +98,7 @@ export class TagsService {
           throw conflict('a tag of this suggestion no longer exists', 'suggestion_stale');
         }
         await repo.moveLinks(newTagId, existingTagId);
-        await repo.dropPendingSuggestionsFor([newTagId]);
+        await repo.dropPendingSuggestionsFor([newTagId], id);
         await repo.deleteTags([newTagId]);
         await repo.resolveSuggestion(id, 'approved', resolvedBy, at);
       });

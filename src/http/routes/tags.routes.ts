@@ -229,9 +229,15 @@ export const tagRoutes =
       '/tag-normalization-suggestions',
       {
         ...admin,
-        schema: { tags: tagsTag, ...sec, response: { 200: Type.Array(SuggestionOut), ...errors(401, 403) } },
+        schema: {
+          tags: tagsTag,
+          ...sec,
+          summary: 'Pending normalization suggestions, oldest first',
+          querystring: Obj({ topic_id: Type.Optional(Uuid({ description: 'only this topic' })) }),
+          response: { 200: Type.Array(SuggestionOut), ...errors(401, 403, 422) },
+        },
       },
-      async () => tags.listPendingSuggestions(),
+      async (req) => tags.listPendingSuggestions(req.query.topic_id),
     );
     app.post(
       '/tag-normalization-suggestions/:id/approve',

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   GroupInput,
   GroupPatch,
@@ -242,11 +242,12 @@ export class DrizzleTagRepository implements TagRepository {
     return r?.n ?? 0;
   }
 
-  async listSuggestions(status: SuggestionStatus) {
-    const where =
+  async listSuggestions(status: SuggestionStatus, topicId?: string) {
+    const byStatus =
       status === 'pending'
         ? sql`s.status = 'pending' and s.new_tag_id is not null and s.existing_tag_id is not null`
         : sql`s.status = ${status}`;
+    const where = topicId ? sql`${byStatus} and s.topic_id = ${topicId}` : byStatus;
     return rowsOf<SuggestionRow>(await this.db.execute(suggestionSelect(where))).map(suggestionOf);
   }
   async lockSuggestion(id: string) {
@@ -263,7 +264,7 @@ export class DrizzleTagRepository implements TagRepository {
       .set({ status, resolvedBy, resolvedAt: at })
       .where(eq(suggestions.id, id));
   }
-  async dropPendingSuggestionsFor(tagIds: string[]) {
+  async dropPendingSuggestionsFor(tagIds: string[], exceptId?: string) {
     if (tagIds.length === 0) return;
     await this.db
       .delete(suggestions)
@@ -271,6 +272,7 @@ export class DrizzleTagRepository implements TagRepository {
         and(
           eq(suggestions.status, 'pending'),
           or(inArray(suggestions.newTagId, tagIds), inArray(suggestions.existingTagId, tagIds)),
+          exceptId ? ne(suggestions.id, exceptId) : undefined,
         ),
       );
   }
