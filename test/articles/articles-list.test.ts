@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import {
@@ -250,5 +251,30 @@ describe.each(dbKinds())('GET /articles on %s', (kind) => {
     });
     expect(missing.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/articles/not-a-uuid' })).statusCode).toBe(422);
+  });
+});
+
+describe.each(dbKinds())('GET /articles total above the exact-count cap on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ db: kind });
+    const db = t.container.database.db;
+    const topic = await makeTopic(db);
+    await db.execute(sql`
+      insert into articles (topic_id, source, url, canonical_url, title, normalized_title)
+      select ${topic.id}, 'Bulk', 'https://bulk.example.test/' || g, 'https://bulk.example.test/' || g,
+             'Bulk ' || g, 'bulk ' || g
+      from generate_series(1, 12000) g`);
+    await db.execute(sql`analyze articles`);
+  });
+  afterAll(() => t.close());
+
+  it('is exact up to 10,000 matches and the planner estimate beyond', async () => {
+    const all = (await t.app.inject({ method: 'GET', url: '/articles?limit=5' })).json<Page>();
+    expect(all.items).toHaveLength(5);
+    expect(all.total).toBeGreaterThan(10_000);
+    expect(Math.abs(all.total - 12_000)).toBeLessThan(1_200);
+    const few = (await t.app.inject({ method: 'GET', url: '/articles?q=bulk%20119' })).json<Page>();
+    expect(few.total).toBe(111); // 119, 1190..1199 and 11900..11999
   });
 });
