@@ -8,7 +8,7 @@ import type { Messenger } from '../shared/messenger.js';
 import type { Logger } from '../shared/ports.js';
 import { on, type AnyRegistration, type QueuedEvent } from './event-bus.js';
 import type { ArticleFailure, ArticleRef, PipelineEvents } from './pipeline.events.js';
-import type { ArticleStore, PipelineMetrics } from './pipeline.ports.js';
+import type { ArticlePatch, ArticleStore, PipelineArticle, PipelineMetrics } from './pipeline.ports.js';
 import type { RunRegistry } from './run-registry.js';
 import { translateToZhTw } from './analysis.js';
 import { detectLanguage } from './offline-analyzer.js';
@@ -47,10 +47,20 @@ const failWith =
 export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
   const log = d.logger;
   const ids = (e: ArticleRef) => ({ run_id: e.runId, article_id: e.articleId });
-  const load = async (e: ArticleRef) => {
+  const load = async (e: ArticleRef): Promise<PipelineArticle> => {
+    const cached = d.runs.get(e.runId).articles.get(e.articleId);
+    if (cached) return cached;
     const a = await d.articles.get(e.articleId);
     if (!a) throw new Error(`article ${e.articleId} no longer exists`);
     return a;
+  };
+  /** writes the patch and keeps the run's copy of the article current */
+  const save = async (a: PipelineArticle, patch: ArticlePatch) => {
+    await d.articles.update(a.id, patch);
+    if (patch.content !== undefined) a.content = patch.content;
+    if (patch.language !== undefined) a.language = patch.language;
+    if (patch.summary !== undefined) a.summary = patch.summary;
+    if (patch.metadata) a.metadata = { ...a.metadata, ...patch.metadata };
   };
 
   const failureHandler = (name: FailureName, status: string) =>
@@ -81,7 +91,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const a = await load(e);
         const text = htmlToText(a.content ?? String(a.metadata.feed_summary ?? ''));
         const language = detectLanguage(`${a.title} ${text}`);
-        await d.articles.update(a.id, { content: text || null, language, processingStatus: 'processed' });
+        await save(a, { content: text || null, language, processingStatus: 'processed' });
         d.runs.count(e.runId, 'processed');
         log.debug({
           event: 'article.processing.completed',
@@ -108,7 +118,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           text: a.content ?? '',
           language: a.language ?? e.language,
         });
-        await d.articles.update(a.id, {
+        await save(a, {
           summary: analysis.summary,
           language: analysis.language,
           processingStatus: 'analyzed',
@@ -136,7 +146,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const result = e.tags.length
           ? await d.tagger.tagArticle({ topicId: e.topicId, articleId: e.articleId, names: e.tags })
           : { tagIds: [], createdTags: [], suggestions: 0 };
-        await d.articles.update(e.articleId, { processingStatus: 'tagged' });
         d.runs.count(e.runId, 'tagged');
         log.info({
           event: 'article.tag_normalization.completed',
@@ -179,7 +188,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const started = Date.now();
         const a = await load(e);
         const zh = await translateToZhTw(model, log, { articleId: a.id, runId: e.runId }, a.title, a.summary);
-        await d.articles.update(a.id, { translations: { 'zh-TW': zh } });
+        await save(a, { translations: { 'zh-TW': zh } });
         d.runs.count(e.runId, 'translated');
         log.info({
           event: 'article.translation.completed',

@@ -195,6 +195,17 @@ export function createStages(d: StageDeps): PipelineStages {
       const byUrl = new Map(fresh.map((a) => [a.canonicalUrl, a]));
       for (const row of inserted) {
         const a = byUrl.get(row.canonicalUrl)!;
+        d.registry.get(run.id).articles.set(row.id, {
+          id: row.id,
+          topicId: a.topicId,
+          source: a.source,
+          url: a.url,
+          title: a.title,
+          content: a.content,
+          summary: null,
+          language: null,
+          metadata: a.metadata,
+        });
         batch.publish('article.scraped', {
           runId: run.id,
           articleId: row.id,

@@ -2,7 +2,7 @@ import type { LanguageModel, LanguageModelFactory } from '../shared/llm.js';
 import type { Logger } from '../shared/ports.js';
 import { LlmAnalyzer, type ArticleAnalyzer } from './analysis.js';
 import { OfflineAnalyzer } from './offline-analyzer.js';
-import type { ProviderLookup } from './pipeline.ports.js';
+import type { PipelineArticle, ProviderLookup } from './pipeline.ports.js';
 
 /** What the handlers of one run share: the model chosen at its start and its counters. */
 export interface RunState {
@@ -10,6 +10,8 @@ export interface RunState {
   model: LanguageModel | null;
   analyzer: ArticleAnalyzer;
   counts: Record<string, number>;
+  /** the run's new articles as published, kept current by the handlers (saves a read per step) */
+  articles: Map<string, PipelineArticle>;
 }
 
 /** The active text provider, else the active multimodal one, else none (built-in analyzer). */
@@ -37,6 +39,7 @@ export class RunRegistry {
       model,
       analyzer: model ? new LlmAnalyzer(model, this.log) : this.offline,
       counts: {},
+      articles: new Map(),
     };
     this.runs.set(runId, state);
     return state;
@@ -44,7 +47,9 @@ export class RunRegistry {
 
   /** the run's state; an event outside a run (replayed later) gets the built-in analyzer */
   get(runId: string): RunState {
-    return this.runs.get(runId) ?? { runId, model: null, analyzer: this.offline, counts: {} };
+    return (
+      this.runs.get(runId) ?? { runId, model: null, analyzer: this.offline, counts: {}, articles: new Map() }
+    );
   }
 
   count(runId: string, key: string, by = 1): void {

@@ -1,25 +1,39 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import {
+  AggregationTemporality,
+  type InstrumentType,
+  type PushMetricExporter,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import type { Logger } from '../../application/shared/ports.js';
 
 /**
- * Export failures are logged as ONE warning, never thrown (spec: behaviour of tracing 3); a later
- * success re-arms the warning for the next outage.
+ * Export failures are logged as ONE warning, never thrown (spec: behaviour of tracing 3). Exports
+ * still in flight when an outage starts may succeed after the first failure, so only a success
+ * well after the last failure counts as a recovery and re-arms the warning for the next outage.
  */
 export class ExportFailureReporter {
   private warned = false;
+  private lastFailure = 0;
   failures = 0;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly rearmAfterMs = 60_000,
+  ) {}
 
   result(signal: string, res: ExportResult): void {
     if (res.code === ExportResultCode.SUCCESS) {
-      if (this.warned) this.log.info({ event: 'telemetry.export_recovered', signal });
-      this.warned = false;
+      if (this.warned && Date.now() - this.lastFailure >= this.rearmAfterMs) {
+        this.warned = false;
+        this.log.info({ event: 'telemetry.export_recovered', signal });
+      }
       return;
     }
     this.failures++;
+    this.lastFailure = Date.now();
     if (this.warned) return;
     this.warned = true;
     this.log.warn({
@@ -65,5 +79,27 @@ export class ReportingLogExporter implements LogRecordExporter {
   }
   forceFlush(): Promise<void> {
     return this.inner.forceFlush?.().catch(() => undefined) ?? Promise.resolve();
+  }
+}
+
+export class ReportingMetricExporter implements PushMetricExporter {
+  constructor(
+    private readonly inner: PushMetricExporter,
+    private readonly reporter: ExportFailureReporter,
+  ) {}
+  export(metrics: ResourceMetrics, done: (r: ExportResult) => void): void {
+    this.inner.export(metrics, (res) => {
+      this.reporter.result('metrics', res);
+      done(res);
+    });
+  }
+  selectAggregationTemporality(type: InstrumentType): AggregationTemporality {
+    return this.inner.selectAggregationTemporality?.(type) ?? AggregationTemporality.CUMULATIVE;
+  }
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush().catch(() => undefined);
+  }
+  shutdown(): Promise<void> {
+    return this.inner.shutdown().catch(() => undefined);
   }
 }

@@ -41,7 +41,6 @@ export class OtelPipelineMetrics implements PipelineMetrics {
     }
     try {
       await this.provider.forceFlush();
-      this.reporter.result('metrics', { code: ExportResultCode.SUCCESS });
     } catch (err) {
       this.reporter.result('metrics', { code: ExportResultCode.FAILED, error: err as Error });
     }

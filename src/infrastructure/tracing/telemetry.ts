@@ -13,7 +13,12 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import type { Logger } from '../../application/shared/ports.js';
 import type { PipelineMetrics } from '../../application/pipeline/pipeline.ports.js';
 import { DropOldestBatchSpanProcessor, type DropOldestOptions } from './drop-oldest-span-processor.js';
-import { ExportFailureReporter, ReportingLogExporter, ReportingSpanExporter } from './export-failures.js';
+import {
+  ExportFailureReporter,
+  ReportingLogExporter,
+  ReportingMetricExporter,
+  ReportingSpanExporter,
+} from './export-failures.js';
 import { TraceScope } from './span-wrappers.js';
 import { OtlpLogSink } from './otlp-log-sink.js';
 import { OtelPipelineMetrics, noPipelineMetrics } from './pipeline-metrics.js';

@@ -1,0 +1,153 @@
+/**
+ * Scraper pipeline budget (DESIGN.md §6): 1,000 new articles through the whole pipeline (discover,
+ * fetch, dedup, publish, processing, analysis by a zero-latency OpenAI-compatible peer, tagging,
+ * translation) at >= 200 articles/s, and the cost of tracing (OTLP export to a loopback receiver)
+ * at most 10% of the run time. Each mode runs twice, alternating, on a fresh database; the best
+ * run of each mode counts.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import type { BenchContext, BenchResult, Scenario } from '../types.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/composition/container.js';
+import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
+import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
+import { OpenAiPeer } from '../../test/peers/openai-peer.js';
+import { OtlpReceiver } from '../../test/peers/otlp-receiver.js';
+import { makeItem, modelReply, rssFeed, startFeedServer } from '../../test/helpers/pipeline-factories.js';
+
+async function freshDatabase(url: string | undefined): Promise<Database> {
+  if (!url) return openDatabase({ dataDir: 'memory://' });
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+async function timeRun(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  feedUrls: string[],
+  llmUrl: string,
+): Promise<{ seconds: number; published: number; status: string }> {
+  const database = await freshDatabase(ctx.databaseUrl);
+  const config = loadConfig({
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    DATA_DIR: '/tmp/article-intel-bench',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    ...env,
+  });
+  const container = await createContainer(config, {
+    database,
+    logger: pino({ level: 'silent' }),
+    hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
+  });
+  try {
+    const catalog = container.services.catalog;
+    const topic = await catalog.createTopic({ name: 'Bench' });
+    for (const [i, url] of feedUrls.entries())
+      await catalog.createSource({ topic_id: topic.id, name: `Feed ${i}`, kind: 'rss', url });
+    await catalog.createProvider({
+      name: 'peer',
+      type: 'text',
+      base_url: llmUrl,
+      model: 'm',
+      is_active: true,
+    });
+    const started = performance.now();
+    const run = await container.services.scraper.runNow('bench');
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, published: run.counts.published ?? 0, status: run.status };
+  } finally {
+    await container.close();
+    await database.close();
+  }
+}
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'pipeline.throughput',
+    async run(ctx) {
+      const n = ctx.quick ? 200 : 1000;
+      const perFeed = n / 4;
+      const llm = await new OpenAiPeer((call) => modelReply(call)).start();
+      const receiver = await new OtlpReceiver().start();
+      const feeds = await startFeedServer(
+        Object.fromEntries(
+          Array.from({ length: 4 }, (_, f) => [
+            `/feed-${f}.xml`,
+            rssFeed(
+              Array.from({ length: perFeed }, (_, i) =>
+                makeItem({ title: `Bench article ${f}-${i}: ${makeItem().title}` }),
+              ),
+            ),
+          ]),
+        ),
+      );
+      const urls = Array.from({ length: 4 }, (_, f) => `${feeds.url}/feed-${f}.xml`);
+      const tracing = { MONITOR_OTLP_USER: 'u', MONITOR_API_KEY: 'k', MONITOR_OTLP_ENDPOINT: receiver.url };
+      try {
+        const off: number[] = [];
+        const on: number[] = [];
+        const notes: string[] = [];
+        for (let round = 0; round < 2; round++) {
+          for (const [mode, env, into] of [
+            ['off', {}, off],
+            ['on', tracing, on],
+          ] as const) {
+            const r = await timeRun(ctx, env, urls, llm.baseUrl);
+            if (r.status !== 'completed' || r.published !== n)
+              throw new Error(`tracing ${mode}: run ${r.status} with ${r.published}/${n} articles`);
+            into.push(r.seconds);
+            notes.push(`${mode}=${r.seconds.toFixed(2)}s`);
+          }
+        }
+        const bestOff = Math.min(...off);
+        const bestOn = Math.min(...on);
+        const rateOff = n / bestOff;
+        const rateOn = n / bestOn;
+        const overhead = bestOn / bestOff;
+        const spans = receiver.spans.filter((s) => s.name === 'article.pipeline').length;
+        const db = ctx.databaseUrl ? 'postgres' : 'pglite';
+        return [
+          {
+            scenario: `pipeline.throughput.${db}`,
+            figure: Math.round(Math.min(rateOff, rateOn)),
+            unit: 'articles/s',
+            budget: '>= 200 articles/s (tracing on and off)',
+            pass: rateOff >= 200 && rateOn >= 200,
+            notes: `${n} articles; off ${Math.round(rateOff)}/s, on ${Math.round(rateOn)}/s; ${notes.join(' ')}`,
+          },
+          {
+            scenario: `pipeline.tracing_overhead.${db}`,
+            figure: Math.round((overhead - 1) * 1000) / 10,
+            unit: '%',
+            floor: Math.round(bestOff * 1000) / 1000,
+            ratio: Math.round(overhead * 1000) / 1000,
+            budget: 'tracing on / off <= 1.10',
+            pass: overhead <= 1.1 && spans === 2 * n,
+            notes: `article.pipeline spans received: ${spans} (expected ${2 * n})`,
+          },
+        ];
+      } finally {
+        await Promise.all([llm.stop(), receiver.stop(), feeds.stop()]);
+      }
+    },
+  },
+];
