@@ -2,8 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['node_modules', 'dist', 'web/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -13,7 +11,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'default', exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**'] },
+        test: {
+          name: 'default',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**'],
+        },
       },
       {
         // headless Chromium against the built SPA: one file at a time, the SPA built once per run
@@ -21,6 +23,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          exclude: ['node_modules', 'dist', 'web/**'],
           globalSetup: ['test/browser/helpers/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
