@@ -53,10 +53,11 @@ export function useTagGroups(topicId: string | undefined, includeSimilar: boolea
   });
 }
 
-export function useSuggestions() {
+export function useSuggestions(topicId: string | undefined) {
   return useQuery({
-    queryKey: ['admin', 'tag-suggestions'],
-    queryFn: () => api<Suggestion[]>('/tag-normalization-suggestions'),
+    queryKey: ['admin', 'tag-suggestions', topicId],
+    enabled: !!topicId,
+    queryFn: () => api<Suggestion[]>('/tag-normalization-suggestions', { query: { topic_id: topicId } }),
   });
 }
 

@@ -4,10 +4,10 @@ import { useSession } from '../../../lib/session';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useSuggestions, type TagWrites } from '../api/tags';
 
-export function SuggestionsPanel({ writes }: { writes: TagWrites }) {
+export function SuggestionsPanel({ topicId, writes }: { topicId: string; writes: TagWrites }) {
   const { t } = useI18n();
   const { user } = useSession();
-  const list = useSuggestions();
+  const list = useSuggestions(topicId);
   const ungrouped = t('admin.tags.ungrouped');
   return (
     <section className="card admin-section" aria-labelledby="suggestions-title" data-testid="suggestions">

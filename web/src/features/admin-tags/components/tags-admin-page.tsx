@@ -42,7 +42,7 @@ export default function TagsAdminPage() {
         </p>
       )}
       {topicId && <NewGroupForm topicId={topicId} writes={writes} />}
-      <SuggestionsPanel writes={writes} />
+      {topicId && <SuggestionsPanel topicId={topicId} writes={writes} />}
       <p className="field-label">{t('admin.tags.dragHint')}</p>
       {groups.isLoading ? (
         <Loading />

@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { tagNormalizationSuggestions } from '../../src/infrastructure/db/schema/index.js';
+import { makeArticle, makeTopic } from '../helpers/article-factories.js';
+import { link, makeTag } from '../helpers/tag-factories.js';
+import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+
+let env: BrowserEnv;
+let topicId: string;
+let suggestionId: string;
+const groupIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  env = await startBrowserEnv();
+  const db = env.api.container.database.db;
+  const admin = await env.api.login('admin');
+  const topic = await makeTopic(db, { name: 'Quantum Tags' });
+  topicId = topic.id;
+  for (const [name, color] of [
+    ['Quantum Hardware', '#2563eb'],
+    ['Quantum Devices', '#16a34a'],
+    ['Algorithms', '#db2777'],
+  ] as const) {
+    const res = await env.api.app.inject({
+      method: 'POST',
+      url: '/tag-groups',
+      headers: admin.headers,
+      payload: { topic_id: topicId, name, display_name: name, color_hex: color },
+    });
+    expect(res.statusCode).toBe(201);
+    groupIds[name] = res.json().id;
+  }
+  const article = await makeArticle(db, { topicId });
+  await makeTag(db, topicId, 'qubits', groupIds['Quantum Hardware']!);
+  await makeTag(db, topicId, 'photonics', groupIds['Quantum Hardware']!);
+  await makeTag(db, topicId, 'qubits', groupIds['Quantum Devices']!);
+  await makeTag(db, topicId, 'cryostats', groupIds['Quantum Devices']!);
+  const shor = await makeTag(db, topicId, 'shor', groupIds['Algorithms']!);
+  const variant = await makeTag(db, topicId, 'shors-algorithm', null);
+  await link(db, article.id, variant.id);
+  const [s] = await db
+    .insert(tagNormalizationSuggestions)
+    .values({
+      topicId,
+      newTagId: variant.id,
+      existingTagId: shor.id,
+      newTagName: 'shors-algorithm',
+      existingTagName: 'shor',
+      similarityScore: 0.93,
+      articleId: article.id,
+    })
+    .returning();
+  suggestionId = s!.id;
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const group = (page: Page, name: string) => page.locator(`section.group[aria-label="${name}"]`);
+const tagNames = (page: Page, name: string) =>
+  group(page, name)
+    .locator('li.tag-row')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
+
+describe.sequential('admin tag management in Chromium', () => {
+  it('merges two groups with a preview, and approving a suggestion folds the variant into the existing tag', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/tags');
+    await page.getByTestId('tags-topic').selectOption(topicId);
+    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['cryostats', 'qubits']);
+
+    // merge "Quantum Devices" into "Quantum Hardware": the preview lists the union, qubits once
+    await group(page, 'Quantum Devices').getByTestId('merge').click();
+    const dialog = page.getByTestId('merge-dialog');
+    await dialog.getByTestId('merge-target').selectOption(groupIds['Quantum Hardware']!);
+    await expect
+      .poll(() => dialog.getByTestId('merge-preview-list').locator('li').allTextContents())
+      .toEqual(['cryostats', 'qubits (Quantum Devices + Quantum Hardware)', 'photonics']);
+    await dialog.getByRole('button', { name: 'Merge groups' }).click();
+    await expect.poll(() => group(page, 'Quantum Devices').count()).toBe(0);
+    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+
+    // approve the suggestion: it leaves the list, the variant tag is gone, its article now counts for "shor"
+    const suggestion = page.locator(`[data-suggestion-id="${suggestionId}"]`);
+    await expect.poll(() => suggestion.innerText()).toContain('shors-algorithm');
+    await suggestion.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => suggestion.count()).toBe(0);
+    await expect.poll(() => tagNames(page, 'Ungrouped')).not.toContain('shors-algorithm');
+    await expect
+      .poll(() => group(page, 'Algorithms').locator('li[data-tag-name="shor"]').innerText())
+      .toContain('1 articles');
+
+    // both survive a reload (the server holds them, not the page)
+    await page.reload();
+    await page.getByTestId('tags-topic').selectOption(topicId);
+    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    expect(await group(page, 'Quantum Devices').count()).toBe(0);
+    const [row] = await env.api.container.database.db
+      .select()
+      .from(tagNormalizationSuggestions)
+      .where(eq(tagNormalizationSuggestions.id, suggestionId));
+    expect(row!.status).toBe('approved');
+    await env.screenshot(page, 'admin-tags-after-merge-desktop');
+    await context.close();
+  });
+
+  it('reorders groups by drag and drop, and the order is kept', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/tags');
+    await page.getByTestId('tags-topic').selectOption(topicId);
+    const order = () =>
+      page
+        .locator('[data-testid="tag-board"] section.group')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    await expect.poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    await group(page, 'Algorithms').locator('h3').dragTo(group(page, 'Quantum Hardware').locator('h3'));
+    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    // and with the keyboard-accessible arrows
+    await group(page, 'Algorithms').getByRole('button', { name: 'Move down' }).click();
+    await expect.poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    await group(page, 'Quantum Hardware').getByRole('button', { name: 'Move down' }).click();
+    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    await page.reload();
+    await page.getByTestId('tags-topic').selectOption(topicId);
+    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    await context.close();
+  });
+
+  it('moves tags in batch to another group', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/tags');
+    await page.getByTestId('tags-topic').selectOption(topicId);
+    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    const hw = group(page, 'Quantum Hardware');
+    await hw.locator('li[data-tag-name="cryostats"] input[type="checkbox"]').check();
+    await hw.locator('li[data-tag-name="photonics"] input[type="checkbox"]').check();
+    await page.getByTestId('batch-target').selectOption(groupIds['Algorithms']!);
+    await page.getByRole('button', { name: 'Move selected' }).click();
+    await expect.poll(() => tagNames(page, 'Algorithms')).toEqual(['cryostats', 'photonics', 'shor']);
+    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['qubits']);
+    await context.close();
+  });
+});
