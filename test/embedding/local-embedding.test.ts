@@ -59,6 +59,22 @@ describe('local embedding provider', () => {
     await expect(nan.embed(['x'])).rejects.toThrow(/non-finite/);
   });
 
+  it('stops an idle worker and starts a new one when work comes again', async () => {
+    const p = track(
+      new LocalEmbeddingProvider({
+        kind: 'dense',
+        dimension: 2,
+        idleMs: 50,
+        function: { mode: 'sync', moduleUrl: slowModule, exportName: 'slowEmbed', options: { blockMs: 0 } },
+      }),
+    );
+    const [first] = (await p.embed(['a'])) as number[][];
+    await new Promise((r) => setTimeout(r, 200));
+    expect(p.workerThreadId).toBeNull();
+    const [second] = (await p.embed(['a'])) as number[][];
+    expect(second![0]).not.toBe(first![0]);
+  });
+
   it('runs an async function in-process', async () => {
     const p = new LocalEmbeddingProvider({
       kind: 'sparse',

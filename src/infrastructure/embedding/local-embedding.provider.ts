@@ -23,6 +23,8 @@ export interface LocalEmbeddingOptions {
   /** required for dense */
   dimension?: number | null;
   function: LocalEmbeddingFunction;
+  /** the worker stops after this long without work (memory of the idle process); default 60 s */
+  idleMs?: number;
 }
 
 /** The lexical embedder of lexical-embedder.ts, run in a worker thread. */
@@ -73,6 +75,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private ready: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: LocalEmbeddingOptions) {
     this.kind = opts.kind;
@@ -99,6 +102,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const w = this.worker;
     this.worker = null;
     this.ready = null;
@@ -106,6 +111,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   private async inWorker(texts: string[]): Promise<unknown> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const worker = await this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -143,6 +150,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
           this.pending.delete(msg.id!);
           if (msg.error !== undefined) p.reject(new Error(`local embedding function failed: ${msg.error}`));
           else p.resolve(msg.vectors);
+          if (this.pending.size === 0) this.scheduleIdleStop();
         });
       });
       worker.on('error', (err) => this.fail(worker, err));
@@ -150,6 +158,15 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
     const worker = this.worker;
     return this.ready!.then(() => worker);
+  }
+
+  private scheduleIdleStop() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending.size === 0) void this.close();
+    }, this.opts.idleMs ?? 60_000);
+    this.idleTimer.unref();
   }
 
   private fail(worker: Worker, err: Error) {
