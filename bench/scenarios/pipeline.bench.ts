@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
-import type { BenchContext, BenchResult, Scenario } from '../types.js';
+import type { BenchContext, Scenario } from '../types.js';
 import { loadConfig } from '../../src/config.js';
 import { createContainer } from '../../src/composition/container.js';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';

@@ -114,11 +114,10 @@ export function createTelemetry(c: TelemetryConfig, log: Logger, opts: Telemetry
     resource,
     readers: [
       new PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter({
-          url: signalUrl(c.otlpEndpoint!, 'metrics'),
-          headers,
-          timeoutMillis,
-        }),
+        exporter: new ReportingMetricExporter(
+          new OTLPMetricExporter({ url: signalUrl(c.otlpEndpoint!, 'metrics'), headers, timeoutMillis }),
+          reporter,
+        ),
         exportIntervalMillis: 60_000,
         exportTimeoutMillis: timeoutMillis,
       }),
