@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Str(),
   DATABASE_URL: Url(),
   REDIS_URL: Url(),
+  REDIS_KEY_PREFIX: Str(),
   AUTH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   AUTH_TOKEN_TTL: Int(60, 60 * 60 * 24 * 90),
   ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
@@ -95,6 +96,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** prefix of every key, so several deployments can share one Redis */
+  redisKeyPrefix: string;
   auth: {
     secret: string | undefined;
     tokenTtlSeconds: number;
@@ -237,6 +240,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR ?? './data',
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX ?? '',
     auth: {
       secret: e.AUTH_SECRET,
       tokenTtlSeconds: e.AUTH_TOKEN_TTL ?? 60 * 60 * 24 * 7,

@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+/**
+ * Soak: the real service in its production shape (an api process and a worker process sharing
+ * PostgreSQL and Redis, view flushes every second) under mixed traffic from autocannon on loopback —
+ * browsing, sorting, views, favorites — then SIGTERM while the traffic still flows. In-flight
+ * requests finish, the last views are flushed, and the stored totals are exact: every view the api
+ * answered 204 (each from a new address) is counted exactly once.
+ */
+const dbUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 40);
+const ARTICLES = 50;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
+  const name = `soak_${randomBytes(5).toString('hex')}`;
+  const prefix = `soak:${randomBytes(4).toString('hex')}:`;
+  let url: URL;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: dbUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    url = new URL(dbUrl!);
+    url.pathname = `/${name}`;
+  });
+
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: dbUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+    const redis = new Redis(redisUrl!);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it(
+    'keeps exact view totals through mixed traffic and a SIGTERM under load',
+    async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: url.toString(),
+        REDIS_URL: redisUrl!,
+        REDIS_KEY_PREFIX: prefix,
+        API_PORT: String(port),
+        API_HOST: '127.0.0.1',
+        VIEW_COUNT_FLUSH_INTERVAL: '1',
+        ADMIN_EMAIL: 'soak-admin@example.test',
+        ADMIN_PASSWORD: 'soak-admin-password',
+        RATE_LIMIT_VIEWS_PER_MINUTE: '0',
+        RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+        AUTH_SECRET: 'soak-secret-soak-secret-soak-secret-0123',
+        SCHEDULER_ENABLED: 'false',
+      };
+      let out = '';
+      const start = (role: string) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        return { child, exited: new Promise<number | null>((resolve) => child.on('exit', resolve)) };
+      };
+      const api = start('api');
+      expect(
+        await waitUntil(
+          () =>
+            fetch(`${base}/ready`).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          60_000,
+        ),
+        out,
+      ).toBe(true);
+      const worker = start('worker');
+
+      // a topic and articles straight into PostgreSQL
+      const db = new pg.Client({ connectionString: url.toString() });
+      await db.connect();
+      db.on('error', () => {});
+      const topic = randomUUID();
+      await db.query(`insert into topics (id, name, slug) values ($1, 'Soak', 'soak')`, [topic]);
+      const articleIds = Array.from({ length: ARTICLES }, () => randomUUID());
+      for (const [i, id] of articleIds.entries()) {
+        await db.query(
+          `insert into articles (id, topic_id, source, url, canonical_url, title, normalized_title, published_at)
+         values ($1, $2, 'soak-feed', $3, $3, $4, $4, now() - ($5 || ' hours')::interval)`,
+          [id, topic, `https://soak.test/${i}`, `Article ${i}`, String(i)],
+        );
+      }
+      const login = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'soak-admin@example.test', password: 'soak-admin-password' }),
+      });
+      const auth = {
+        authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+      };
+
+      let seq = 0;
+      let viewsAccepted = 0;
+      const statuses = new Map<number, number>();
+      const traffic = autocannon({
+        url: base,
+        connections: 16,
+        duration: SECONDS,
+        requests: [
+          { method: 'GET', path: `/articles?topic_id=${topic}&sort=view_count&order=desc&limit=20` },
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const n = seq++;
+              // a new address per view: every accepted view must be counted exactly once
+              return {
+                ...req,
+                path: `/articles/${articleIds[n % ARTICLES]}/view`,
+                headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+              };
+            },
+            onResponse: (status) => {
+              if (status === 204) viewsAccepted++;
+            },
+          },
+          { method: 'GET', path: `/articles?sort=published_at&order=asc&q=Article&limit=10` },
+          {
+            method: 'POST',
+            setupRequest: (req) => ({
+              ...req,
+              path: `/user/favorites/${articleIds[seq % ARTICLES]}`,
+              headers: auth,
+            }),
+          },
+          { method: 'GET', path: '/user/favorites', headers: auth },
+        ],
+      });
+      traffic.on('response', (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+
+      // SIGTERM the api while the traffic still flows
+      await new Promise((r) => setTimeout(r, Math.max(5, SECONDS - 5) * 1000));
+      api.child.kill('SIGTERM');
+      expect(await api.exited, out).toBe(0);
+      traffic.stop();
+      // the worker's last flush on SIGTERM takes what was counted since its previous flush
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited, out).toBe(0);
+
+      // a closing server answers requests that arrive after SIGTERM with 503 (Connection: close);
+      // any other 5xx is a failure
+      const failures = [...statuses].filter(([s]) => s >= 500 && s !== 503);
+      expect(failures, JSON.stringify([...statuses])).toEqual([]);
+      expect(viewsAccepted).toBeGreaterThan(500);
+
+      const { rows } = await db.query<{ total: string }>(
+        `select coalesce(sum(view_count), 0) as total from articles`,
+      );
+      await db.end();
+      expect(Number(rows[0]!.total)).toBe(viewsAccepted);
+      const redis = new Redis(redisUrl!);
+      const leftovers = await redis.keys(`${prefix}view:*`);
+      await redis.quit();
+      expect(leftovers).toEqual([]);
+      console.log(
+        `soak: ${viewsAccepted} views accepted and stored exactly; statuses ${JSON.stringify([...statuses])}`,
+      );
+    },
+    (SECONDS + 180) * 1000,
+  );
+});
