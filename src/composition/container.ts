@@ -87,7 +87,11 @@ export async function createContainer(
   if (!overrides.database) onClose(() => database.close());
   await seedDatabase(database.db);
 
-  const cache = overrides.cache ?? (config.redisUrl ? new RedisCache(config.redisUrl, { keyPrefix: config.redisKeyPrefix || undefined }) : new MemoryCache());
+  const cache =
+    overrides.cache ??
+    (config.redisUrl
+      ? new RedisCache(config.redisUrl, { keyPrefix: config.redisKeyPrefix || undefined })
+      : new MemoryCache());
   if (!overrides.cache) onClose(() => cache.close());
 
   const clock = overrides.clock ?? systemClock;
