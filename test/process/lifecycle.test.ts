@@ -61,13 +61,14 @@ describe('process lifecycle', () => {
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(30_000);
-    await svc.waitFor('process.started', 10_000);
+    // the web role may first build a stale SPA; /health is served before that
+    await svc.waitFor('process.started', 90_000);
 
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);
     expect(svc.lines.some((l) => l.event === 'process.stopped')).toBe(true);
     await expect(fetch(`${url}/health`)).rejects.toThrow();
-  }, 60_000);
+  }, 150_000);
 
   it('refuses to start with a bad configuration and lists every problem', async () => {
     const svc = startService('api', { API_PORT: 'eighty', DEPLOYMENT_ENVIRONMENT: 'staging' });
