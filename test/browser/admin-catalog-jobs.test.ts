@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+
+let env: BrowserEnv;
+
+beforeAll(async () => {
+  env = await startBrowserEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe.sequential('admin catalog and jobs in Chromium', () => {
+  it('creates a topic and a source; the topic appears in the readers’ topic selector', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/catalog');
+    const topics = page.locator('section[aria-labelledby="topics-title"]');
+    await topics.getByLabel('Name').fill('Robotics');
+    await topics.getByLabel('Description').fill('Robots and control');
+    await topics.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => topics.locator('tbody').innerText()).toContain('Robots and control');
+
+    const sources = page.locator('section[aria-labelledby="sources-title"]');
+    await sources.getByLabel('Topic').selectOption({ label: 'Robotics' });
+    await sources.getByLabel('Name').fill('Robot News');
+    await sources.getByLabel('URL').fill('https://robots.example.test/feed.xml');
+    await sources.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => sources.locator('tbody').innerText()).toContain('Robot News');
+
+    await page.goto('/articles');
+    await expect
+      .poll(() => page.getByTestId('topic-select').locator('option').allTextContents())
+      .toContain('Robotics');
+    await context.close();
+  });
+
+  it('creates a multimodal provider; its API key is never shown back', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/catalog');
+    const providers = page.locator('section[aria-labelledby="providers-title"]');
+    await providers.getByLabel('Name').fill('Local model');
+    await providers.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
+    await providers.getByLabel('Model', { exact: true }).fill('llama3');
+    await providers.getByLabel('Type').selectOption('multimodal');
+    await providers.getByLabel('API key').fill('sk-secret-value');
+    await providers.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => providers.locator('tbody').innerText()).toContain('Local model');
+    expect(await providers.locator('tbody').innerText()).toContain('key set');
+    const listed = await page.evaluate(async () => (await fetch('/api/proxy/admin/providers')).text());
+    expect(listed).toContain('"has_api_key":true');
+    expect(listed).not.toContain('sk-secret-value');
+    await context.close();
+  });
+
+  it('starts a scrape and shows its status and counts; the weekly report job shows its answer', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/jobs');
+    const scrape = page.getByTestId('job-scrape');
+    await scrape.getByRole('button', { name: 'Start a scrape' }).click();
+    await expect
+      .poll(() => scrape.locator('p[role="status"]').innerText(), { timeout: 30_000 })
+      .toMatch(/Status: (completed|failed)/);
+    await expect.poll(() => scrape.locator('output').innerText()).toContain('{');
+
+    const reports = page.getByTestId('job-reports');
+    await reports.getByRole('button', { name: 'Generate weekly reports' }).click();
+    await expect.poll(() => reports.locator('output, [role="alert"]').count(), { timeout: 30_000 }).toBe(1);
+    await env.screenshot(page, 'admin-jobs-results-desktop');
+    await context.close();
+  });
+});
