@@ -77,4 +77,35 @@ describe.each(dbKinds())('embedding wiring (%s)', (kind) => {
     expect(peer.requests.length - before).toBe(1);
     expect(await db.db.select().from(tagGroups).where(eq(tagGroups.topicId, topic.id))).toHaveLength(1);
   });
+
+  it('with a sparse endpoint, group embeddings are sparse maps and include_similar compares them', async () => {
+    const peer = await new EmbeddingPeer(8).start();
+    closers.push(() => peer.stop());
+    const db = await database();
+    const t = await app(db, { EMBEDDING_URL: peer.url, EMBEDDING_RESPONSE_KEY: 'sparse' });
+    const admin = await t.login('admin');
+    const topic = await makeTopic(db.db);
+    const create = (name: string, display_name: string) =>
+      t.app
+        .inject({
+          method: 'POST',
+          url: '/tag-groups',
+          headers: admin.headers,
+          payload: { topic_id: topic.id, name, display_name },
+        })
+        .then((r) => r.json() as { id: string });
+    // the peer's sparse vector depends on the text length: equal lengths are identical vectors
+    const a = await create('vision-ai', 'Vision AI');
+    const b = await create('vision-ml', 'Vision ML');
+    const c = await create('nlp', 'NLP');
+    const [row] = await db.db.select().from(tagGroups).where(eq(tagGroups.id, a.id));
+    expect(row!.embedding).toBeNull();
+    expect(row!.sparseEmbedding).toEqual({ '9': 1, '101': 0.5 });
+    const groups = (
+      await t.app.inject({ method: 'GET', url: `/tag-groups?topic_id=${topic.id}&include_similar=true` })
+    ).json() as { id: string | null; similar_groups?: { id: string }[] }[];
+    const similar = new Map(groups.map((g) => [g.id, g.similar_groups?.map((s) => s.id)]));
+    expect(similar.get(a.id)).toEqual([b.id]);
+    expect(similar.get(c.id)).toEqual([]);
+  });
 });
