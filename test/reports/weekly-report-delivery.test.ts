@@ -16,13 +16,13 @@ describe.each(dbKinds())('weekly report delivery and job runs (%s)', (dbKind) =>
   });
   afterAll(() => env?.close());
 
-  it('answers 503 and writes nothing while no multimodal provider is active', async () => {
+  it('answers 422 multimodal_provider_missing and writes nothing while no multimodal provider is active', async () => {
     await insertProvider(db(), { baseUrl: env.llm.baseUrl, type: 'text' });
     await insertProvider(db(), { baseUrl: env.llm.baseUrl, isActive: false });
     const topic = await insertTopic(db());
     await insertArticle(db(), topic.id, { publishedAt: new Date(Date.now() - 7 * DAY) });
     const res = await env.runJob({ topic_id: topic.id });
-    expect(res.statusCode).toBe(503);
+    expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('multimodal_provider_missing');
     expect(env.llm.chatCalls).toHaveLength(0);
     expect(await db().select().from(weeklyReports)).toHaveLength(0);

@@ -1,7 +1,7 @@
 import type { Clock, JobLock, Logger } from '../shared/ports.js';
 import type { ChatMessage, LanguageModel, LanguageModelFactory } from '../shared/llm.js';
 import type { Topic } from '../../domain/catalog.js';
-import { invalid, notConfigured, notFound } from '../../domain/errors.js';
+import { AppError, invalid, notFound } from '../../domain/errors.js';
 import {
   TRANSLATION_LOCALES,
   isIsoDate,
@@ -90,7 +90,14 @@ export class WeeklyReportService {
         { event: 'report.weekly.no_provider' },
         'the weekly report needs an active multimodal provider (POST /admin/providers)',
       );
-      throw notConfigured('no active multimodal provider is configured', 'multimodal_provider_missing');
+      // 422, not 503: the service is up; what is missing is a provider the admin has to add
+      throw new AppError(
+        'NotConfigured',
+        'multimodal_provider_missing',
+        'no active multimodal provider is configured (add one under /admin/providers)',
+        undefined,
+        { status: 422 },
+      );
     }
     const weekStart = opts.weekStart
       ? mondayOf(new Date(`${opts.weekStart}T00:00:00Z`))

@@ -24,7 +24,7 @@ const WeeklyReportOut = Type.Object(
     created_at: DateTime(),
     sources: Type.Array(ArticleSourceOut),
   },
-  { $id: 'WeeklyReportOut', title: 'WeeklyReportOut' },
+  { title: 'WeeklyReportOut' },
 );
 const Locale = Type.Optional(
   Type.Union([Type.Literal('en'), Type.Literal('zh-TW')], {
@@ -63,8 +63,9 @@ export const reportsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const r = services.reports;
-    app.addSchema(WeeklyReportOut);
-    const Out = Type.Ref('WeeklyReportOut');
+    // inline, not app.addSchema: a schema added inside this plugin would give it Fastify's default
+    // validator (which strips unknown fields) instead of the app's strict one
+    const Out = WeeklyReportOut;
 
     app.get(
       '/weekly-reports',
@@ -129,10 +130,10 @@ export const reportsRoutes =
           summary: 'Run the weekly report job now (idempotent per topic and week)',
           description:
             'Without topic_id: every active topic with articles in the week. Without week_start: the ' +
-            'last full week. 503 multimodal_provider_missing when no multimodal provider is active.',
+            'last full week. 422 multimodal_provider_missing when no multimodal provider is active.',
           security: [{ bearer: [] }],
-          body: Type.Optional(Obj({ topic_id: Type.Optional(Uuid()), week_start: Type.Optional(WeekStart) })),
-          response: { 200: RunSummary, ...errors(401, 403, 404, 422, 503) },
+          body: Obj({ topic_id: Type.Optional(Uuid()), week_start: Type.Optional(WeekStart) }),
+          response: { 200: RunSummary, ...errors(401, 403, 404, 422) },
         },
       },
       async (req) =>
