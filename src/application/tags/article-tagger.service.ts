@@ -76,8 +76,9 @@ export class ArticleTaggerService implements ArticleTagger {
             if (recorded) suggestions++;
           }
         }
-        await repo.linkArticle(input.articleId, tagIds);
-        return { tagIds, createdTags, suggestions };
+        const linked = [...new Set(tagIds)];
+        await repo.linkArticle(input.articleId, linked);
+        return { tagIds: linked, createdTags, suggestions };
       });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw notFound('article', 'article_not_found');
