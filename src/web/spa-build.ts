@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger as Pino } from 'pino';
 
@@ -25,7 +25,9 @@ export function spaIsStale(webDir: string): boolean {
 /**
  * `npm start` serves a current build: rebuild with Vite in a child process (so the bundler's memory
  * is given back) when the sources changed. Without Vite installed (a production image) the existing
- * build is served as it is.
+ * build is served as it is. The build goes to a private directory and is published into web/dist
+ * without ever emptying it (see publish), so a running web role, or a second process building at
+ * the same time, never sees a missing file.
  */
 export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<void> {
   const webDir = join(rootDir, 'web');
@@ -36,6 +38,7 @@ export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<voi
     return;
   }
   const started = Date.now();
+  const outDir = join(webDir, `.dist-${process.pid}-${started}`);
   logger.info({ event: 'web.build.started' });
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
@@ -48,6 +51,8 @@ export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<voi
         join(webDir, 'vite.config.ts'),
         '--mode',
         'production',
+        '--outDir',
+        outDir,
         '--logLevel',
         'warn',
       ],
@@ -65,7 +70,24 @@ export async function ensureSpaBuilt(rootDir: string, logger: Pino): Promise<voi
       code === 0 ? resolve() : reject(new Error(`vite build failed (exit ${code}):\n${output.slice(-4000)}`)),
     );
   });
+  try {
+    publish(outDir, join(webDir, 'dist'));
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
   logger.info({ event: 'web.build.completed', duration_ms: Date.now() - started });
+}
+
+/**
+ * Hashed assets are copied in first (new names never clash with the ones being served), then
+ * index.html is swapped in with one rename: a page sees either the old build or the new one.
+ */
+function publish(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry !== 'index.html') cpSync(join(from, entry), join(to, entry), { recursive: true, force: true });
+  }
+  renameSync(join(from, 'index.html'), join(to, 'index.html'));
 }
 
 /** A test runner's NODE_ENV=test, MODE and DEV would make Vite bundle React's development builds. */

@@ -100,7 +100,8 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
   if (existsSync(index)) {
     await app.register(fastifyStatic, {
       root: opts.distDir,
-      wildcard: false,
+      // files are looked up per request: a rebuild published while we run is served at once
+      wildcard: true,
       index: false,
       setHeaders: (reply, file) => {
         reply.header(
