@@ -74,13 +74,13 @@ export class ReportDeliveryService {
       if (!configured) return void c.not_configured++;
       if (done.has(`${r.userId}:${channel}`)) return void c.already_sent++;
       tasks.push(async () => {
+        let error: string | undefined;
         try {
           await send();
           c.sent++;
-          await log.record({ reportId: report.id, userId: r.userId, channel, ok: true });
         } catch (err) {
           c.failed++;
-          const error = (err as Error).message.slice(0, 500);
+          error = (err as Error).message.slice(0, 500);
           logger.warn({
             event: 'report.delivery.failed',
             report_id: report.id,
@@ -88,7 +88,18 @@ export class ReportDeliveryService {
             channel,
             error,
           });
-          await log.record({ reportId: report.id, userId: r.userId, channel, ok: false, error });
+        }
+        try {
+          await log.record({ reportId: report.id, userId: r.userId, channel, ok: !error, error });
+        } catch (err) {
+          // the send happened (or failed) either way; the other recipients still get theirs
+          logger.error({
+            event: 'report.delivery.record_failed',
+            report_id: report.id,
+            user_id: r.userId,
+            channel,
+            err,
+          });
         }
       });
     };

@@ -32,7 +32,14 @@ const STRINGS: Record<
 };
 
 const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+/** only web links become anchors: a feed may carry any scheme */
+const webUrl = (u: string) => /^https?:\/\//i.test(u);
 
 /** A small, safe Markdown subset for mail: paragraphs, bullet lists, **bold**, *italic*, [N]. */
 function markdownToHtml(md: string, sources: ArticleSource[]): string {
@@ -42,7 +49,9 @@ function markdownToHtml(md: string, sources: ArticleSource[]): string {
       .replace(/(^|[^*])\*([^*\s][^*]*?)\*/g, '$1<em>$2</em>')
       .replace(/\[(\d+)\]/g, (all, n: string) => {
         const src = sources[Number(n) - 1];
-        return src ? `<a href="${esc(src.url)}" style="color:#1d4ed8;text-decoration:none;">[${n}]</a>` : all;
+        return src && webUrl(src.url)
+          ? `<a href="${esc(src.url)}" style="color:#1d4ed8;text-decoration:none;">[${n}]</a>`
+          : all;
       });
   const p = 'margin:0 0 12px 0;font-size:15px;line-height:1.6;color:#1f2937;';
   return md
@@ -99,7 +108,7 @@ export function renderReportEmail(
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">${view.sources
         .map(
           (s, i) =>
-            `<tr><td valign="top" style="padding:2px 8px 6px 0;font-size:13px;color:#6b7280;width:28px;">[${i + 1}]</td><td style="padding:2px 0 6px 0;font-size:13px;line-height:1.5;"><a href="${esc(s.url)}" style="color:#1d4ed8;text-decoration:none;">${esc(s.title)}</a></td></tr>`,
+            `<tr><td valign="top" style="padding:2px 8px 6px 0;font-size:13px;color:#6b7280;width:28px;">[${i + 1}]</td><td style="padding:2px 0 6px 0;font-size:13px;line-height:1.5;">${webUrl(s.url) ? `<a href="${esc(s.url)}" style="color:#1d4ed8;text-decoration:none;">${esc(s.title)}</a>` : esc(s.title)}</td></tr>`,
         )
         .join('')}</table>`
     : '';

@@ -2,6 +2,7 @@ import type { Clock, JobLock, Logger } from '../shared/ports.js';
 import type { ChatMessage, LanguageModel, LanguageModelFactory } from '../shared/llm.js';
 import type { Topic } from '../../domain/catalog.js';
 import { AppError, invalid, notFound } from '../../domain/errors.js';
+import { isUuid } from '../../domain/text.js';
 import {
   TRANSLATION_LOCALES,
   isIsoDate,
@@ -82,6 +83,8 @@ export class WeeklyReportService {
 
   async run(opts: WeeklyRunOptions = {}, progress?: RunProgress): Promise<WeeklyRunSummary> {
     const { inputs, logger } = this.deps;
+    if (opts.topicId !== undefined && !isUuid(opts.topicId))
+      throw invalid('topic_id must be a UUID', 'invalid_topic_id');
     if (opts.weekStart !== undefined && !isIsoDate(opts.weekStart))
       throw invalid('week_start must be a date (YYYY-MM-DD)', 'invalid_week_start');
     const provider = await inputs.activeMultimodalProvider();
