@@ -70,10 +70,11 @@ describe.each(dbKinds())('weekly report endpoints (%s)', (dbKind) => {
     expect(all.body).toMatchObject({ total: 3, limit: 10, offset: 0 });
   });
 
-  it('refuses a missing topic_id, a bad locale and a bad week', async () => {
+  it('refuses a missing topic_id, a bad locale, unknown fields and a bad week', async () => {
     expect((await get('/weekly-reports')).status).toBe(422);
     const topic = await insertTopic(db());
     expect((await get(`/weekly-reports?topic_id=${topic.id}&locale=fr`)).status).toBe(422);
+    expect((await get(`/weekly-reports/latest?topic_id=${topic.id}&foo=1`)).status).toBe(422);
     expect((await get(`/weekly-reports/by-week?topic_id=${topic.id}&week_start=2026-13-01`)).status).toBe(
       422,
     );
