@@ -258,7 +258,6 @@ ALTER TABLE "weekly_reports" ADD CONSTRAINT "weekly_reports_topic_id_topics_id_f
 ALTER TABLE "scraper_skips" ADD CONSTRAINT "scraper_skips_run_id_scraper_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."scraper_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "favorites_article_idx" ON "favorites" USING btree ("article_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_topic_idx" ON "subscriptions" USING btree ("topic_id");--> statement-breakpoint
-CREATE INDEX "articles_topic_idx" ON "articles" USING btree ("topic_id");--> statement-breakpoint
 CREATE INDEX "articles_doi_idx" ON "articles" USING btree ("doi");--> statement-breakpoint
 CREATE INDEX "articles_arxiv_idx" ON "articles" USING btree ("arxiv_id");--> statement-breakpoint
 CREATE INDEX "articles_normalized_title_idx" ON "articles" USING btree ("normalized_title");--> statement-breakpoint

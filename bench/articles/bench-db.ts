@@ -53,7 +53,7 @@ export async function generateArticles(database: Database, from: number, to: num
                'Article ' || g, 'article ' || g, 'Summary of article ' || g,
                case when g % 7 = 0 then null else timestamptz '2020-01-01' + g * interval '1 minute' end,
                timestamptz '2020-01-01' + g * interval '1 minute',
-               case when g % 3 = 0 then null else (g * 7919) % 100000 end
+               case when g % 3 = 0 then null else (g::bigint * 7919) % 100000 end
         from generate_series(${lo}::int, ${hi}::int) g
         returning id, split_part(url, '/a/', 2)::int as n)
       insert into article_metrics (article_id, metric_key, value, source)
