@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'web/dist', 'web/.dist-*', 'migrations', 'coverage', 'test-results'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'web/dist',
+      'web/.dist-*',
+      'migrations',
+      'coverage',
+      'test-results',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
