@@ -62,6 +62,11 @@ describe.sequential('reader journey in Chromium', () => {
     await page.goto(`/articles/${data.high.id}`);
     await expect.poll(() => page.locator('h1').innerText()).toBe(data.high.title);
     await expect.poll(() => page.locator('.tags').innerText()).toContain('error-correction');
+    await expect.poll(() => page.getByTestId('translation').innerText()).toContain('大規模量子錯誤更正');
+    // in Traditional Chinese the translation leads
+    await page.getByLabel('Language').selectOption('zh-TW');
+    await expect.poll(() => page.locator('h1').innerText()).toBe('大規模量子錯誤更正');
+    await expect.poll(() => page.locator('main').innerText()).toContain('更正碼在更大的晶片上運作。');
     // the view reaches the counter (flushed into view_count by the worker, read here through the flush endpoint)
     const admin = await env.api.login('admin');
     await expect

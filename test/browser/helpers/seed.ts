@@ -28,6 +28,7 @@ export async function seedReaderData(db: Db): Promise<ReaderData> {
   const high = await makeArticle(db, {
     topicId: topic.id,
     title: 'Error correction at scale',
+    translations: { 'zh-TW': { title: '大規模量子錯誤更正', summary: '更正碼在更大的晶片上運作。' } },
     scrapedAt: at(4),
     publishedAt: at(5),
   });
