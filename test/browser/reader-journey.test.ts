@@ -82,6 +82,28 @@ describe.sequential('reader journey in Chromium', () => {
     await context.close();
   });
 
+  it('the sort menu works from the keyboard alone', async () => {
+    const { page, context } = await env.newContext();
+    await page.goto(`/articles?topic=${data.topic.id}`);
+    await expect.poll(() => titles(page)).toHaveLength(4);
+    await page.getByTestId('sort-menu').focus();
+    await page.keyboard.press('Enter');
+    // focus starts on the current key (scraped_at); two steps down is source
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-sort-key')))
+      .toBe('scraped_at');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('source');
+    expect(await page.getByRole('menu').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sort-menu');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('order')).toBe('asc');
+    await context.close();
+  });
+
   it('guests see no admin navigation and admin routes send them to the login page; users get 403', async () => {
     const guest = await env.newContext();
     await guest.page.goto('/admin/metrics');
