@@ -2,7 +2,7 @@
  * Scraper pipeline budget (DESIGN.md §6): 1,000 new articles through the whole pipeline (discover,
  * fetch, dedup, publish, processing, analysis by a zero-latency OpenAI-compatible peer, tagging,
  * translation) at >= 200 articles/s, and the cost of tracing (OTLP export to a loopback receiver)
- * at most 10% of the run time. Each mode runs twice, alternating, on a fresh database; the best
+ * at most 10% of the run time. Each mode runs three times, alternating, on a fresh database; the best
  * run of each mode counts.
  */
 import { randomBytes } from 'node:crypto';
@@ -106,7 +106,7 @@ export const scenarios: Scenario[] = [
         const off: number[] = [];
         const on: number[] = [];
         const notes: string[] = [];
-        for (let round = 0; round < 2; round++) {
+        for (let round = 0; round < 3; round++) {
           for (const [mode, env, into] of [
             ['off', {}, off],
             ['on', tracing, on],

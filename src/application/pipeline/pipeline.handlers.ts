@@ -76,7 +76,13 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           error: e.error,
           url: e.url,
         });
-        await d.articles.update(e.articleId, { processingStatus: status, processingError: e.error });
+        // the extracted text and language were kept in memory until now: store them with the failure
+        const a = d.runs.get(e.runId).articles.get(e.articleId);
+        await d.articles.update(e.articleId, {
+          processingStatus: status,
+          processingError: e.error,
+          ...(a ? { content: a.content, language: a.language } : {}),
+        });
       },
       { failure: true },
     );
@@ -91,7 +97,9 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const a = await load(e);
         const text = htmlToText(a.content ?? String(a.metadata.feed_summary ?? ''));
         const language = detectLanguage(`${a.title} ${text}`);
-        await save(a, { content: text || null, language, processingStatus: 'processed' });
+        // stored with the analysis (or the failure): one write per step saved
+        a.content = text || null;
+        a.language = language;
         d.runs.count(e.runId, 'processed');
         log.debug({
           event: 'article.processing.completed',
@@ -119,6 +127,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           language: a.language ?? e.language,
         });
         await save(a, {
+          content: a.content,
           summary: analysis.summary,
           language: analysis.language,
           processingStatus: 'analyzed',
@@ -164,7 +173,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       'article.analysis_completed',
       'article.analysis_completed.handle',
       async (e, emit) => {
-        await d.articles.update(e.articleId, { processingStatus: 'completed', processingError: null });
+        // the status is written with the translation, the flow's last step
         d.runs.count(e.runId, 'completed');
         log.info({
           event: 'article.analysis.completed',
@@ -182,13 +191,18 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       async (e) => {
         const model = d.runs.get(e.runId).model;
         if (!model) {
+          await d.articles.update(e.articleId, { processingStatus: 'completed', processingError: null });
           d.runs.count(e.runId, 'translation_skipped');
           return;
         }
         const started = Date.now();
         const a = await load(e);
         const zh = await translateToZhTw(model, log, { articleId: a.id, runId: e.runId }, a.title, a.summary);
-        await save(a, { translations: { 'zh-TW': zh } });
+        await save(a, {
+          translations: { 'zh-TW': zh },
+          processingStatus: 'completed',
+          processingError: null,
+        });
         d.runs.count(e.runId, 'translated');
         log.info({
           event: 'article.translation.completed',
