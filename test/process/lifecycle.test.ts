@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** The real entry point as `npm start` runs it: start on the embedded defaults, serve, stop on a signal. */
+const children = new Set<ChildProcessWithoutNullStreams>();
+
 function startService(role: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
     env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as unknown as ChildProcessWithoutNullStreams;
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   const lines: Record<string, unknown>[] = [];
   let buffer = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -43,7 +47,11 @@ function startService(role: string, env: Record<string, string>) {
 
 describe('process lifecycle', () => {
   const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  afterAll(() => {
+    // a failed test must not leave a service running
+    for (const c of children) c.kill('SIGKILL');
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
 
   it('starts on the embedded defaults, serves /health within 30 s, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ai-start-'));

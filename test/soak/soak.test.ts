@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 }
 
 describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
+  const children: ChildProcess[] = [];
   const name = `soak_${randomBytes(5).toString('hex')}`;
   const prefix = `soak:${randomBytes(4).toString('hex')}:`;
   let url: URL;
@@ -50,6 +51,8 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   });
 
   afterAll(async () => {
+    // a failed run must not leave the service running
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     const admin = new pg.Client({ connectionString: dbUrl });
     await admin.connect();
     await admin.query(`drop database if exists ${name} with (force)`);
@@ -88,6 +91,7 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
+        children.push(child);
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));
         return { child, exited: new Promise<number | null>((resolve) => child.on('exit', resolve)) };
