@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 import { seedReaderData, type ReaderData } from './helpers/seed.js';
+import { makeArticles, makeTopic } from '../helpers/article-factories.js';
 
 let env: BrowserEnv;
 let data: ReaderData;
@@ -79,6 +80,27 @@ describe.sequential('reader journey in Chromium', () => {
         return res.json().views as number;
       })
       .toBeGreaterThanOrEqual(1);
+    await context.close();
+  });
+
+  it('pages through a topic, keeping topic and sort in the URL', async () => {
+    const db = env.api.container.database.db;
+    const topic = await makeTopic(db, { name: 'Paged topic' });
+    await makeArticles(db, 23, (i) => ({ topicId: topic.id, title: `Paged ${String(i).padStart(2, '0')}` }));
+    const { page, context } = await env.newContext();
+    await page.goto(`/articles?topic=${topic.id}&sort=title&order=asc`);
+    await expect.poll(() => titles(page)).toHaveLength(20);
+    expect((await titles(page))[0]).toBe('Paged 00');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => titles(page)).toEqual(['Paged 20', 'Paged 21', 'Paged 22']);
+    const url = new URL(page.url());
+    expect([
+      url.searchParams.get('page'),
+      url.searchParams.get('topic'),
+      url.searchParams.get('sort'),
+    ]).toEqual(['2', topic.id, 'title']);
+    await page.goBack();
+    await expect.poll(() => titles(page)).toHaveLength(20);
     await context.close();
   });
 
