@@ -50,7 +50,7 @@ export const pipelineArea =
     const http = new HttpFetcher(opts.fetch);
     const registry = new RunRegistry(() => resolveModel(providers, ctx.llm), log);
 
-    const tagger = (ctx.services as { tagger?: ArticleTagger }).tagger ?? missingTagger(ctx);
+    const tagger = ctx.services.tagger ?? missingTagger(ctx);
     let handlers = pipelineHandlers({
       articles,
       tagger,
