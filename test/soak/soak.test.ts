@@ -136,40 +136,46 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       let seq = 0;
       let viewsAccepted = 0;
       const statuses = new Map<number, number>();
-      const traffic = autocannon({
-        url: base,
-        connections: 16,
-        duration: SECONDS,
-        requests: [
-          { method: 'GET', path: `/articles?topic_id=${topic}&sort=view_count&order=desc&limit=20` },
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              const n = seq++;
-              // a new address per view: every accepted view must be counted exactly once
-              return {
+      const traffic = autocannon(
+        {
+          url: base,
+          connections: 16,
+          duration: SECONDS,
+          requests: [
+            { method: 'GET', path: `/articles?topic_id=${topic}&sort=view_count&order=desc&limit=20` },
+            {
+              method: 'POST',
+              setupRequest: (req) => {
+                const n = seq++;
+                // a new address per view: every accepted view must be counted exactly once
+                return {
+                  ...req,
+                  path: `/articles/${articleIds[n % ARTICLES]}/view`,
+                  headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+                };
+              },
+              onResponse: (status) => {
+                if (status === 204) viewsAccepted++;
+              },
+            },
+            { method: 'GET', path: `/articles?sort=published_at&order=asc&q=Article&limit=10` },
+            {
+              method: 'POST',
+              setupRequest: (req) => ({
                 ...req,
-                path: `/articles/${articleIds[n % ARTICLES]}/view`,
-                headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
-              };
+                path: `/user/favorites/${articleIds[seq % ARTICLES]}`,
+                headers: auth,
+              }),
             },
-            onResponse: (status) => {
-              if (status === 204) viewsAccepted++;
-            },
-          },
-          { method: 'GET', path: `/articles?sort=published_at&order=asc&q=Article&limit=10` },
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              path: `/user/favorites/${articleIds[seq % ARTICLES]}`,
-              headers: auth,
-            }),
-          },
-          { method: 'GET', path: '/user/favorites', headers: auth },
-        ],
-      });
-      traffic.on('response', (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+            { method: 'GET', path: '/user/favorites', headers: auth },
+          ],
+        },
+        // the callback form returns the running instance (events, stop) rather than a promise
+        () => {},
+      );
+      traffic.on('response', (_client: unknown, status: number) =>
+        statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      );
 
       // SIGTERM the api while the traffic still flows
       await new Promise((r) => setTimeout(r, Math.max(5, SECONDS - 5) * 1000));
