@@ -139,13 +139,13 @@ describe('feed fetching', () => {
   });
 
   it('reads the title and text of a page, without scripts or navigation', async () => {
-    const peer = await serve((_req, res) =>
+    const peer = await serve((_req, res) => {
       res
         .writeHead(200, { 'content-type': 'text/html' })
         .end(
           '<html><head><title>A &amp; B</title><script>var x=1</script></head><body><nav>Menu</nav><article><p>First point.</p><p>Second point.</p></article></body></html>',
-        ),
-    );
+        );
+    });
     const page = await new HttpPageReader(new HttpFetcher()).read(`${peer.url}/p`);
     expect(page).toEqual({ title: 'A & B', text: 'First point. Second point.' });
   });

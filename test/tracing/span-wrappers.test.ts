@@ -26,7 +26,10 @@ describe('a failing pipeline stage', () => {
       create: () => Promise.reject(new Error('unused')),
       get: () => Promise.resolve(null),
       recordSkips: () => Promise.resolve(),
-      finish: (_id, r) => void finished.push(r) ?? Promise.resolve(),
+      finish: (_id, r) => {
+        finished.push(r);
+        return Promise.resolve();
+      },
     };
     const stages = traceStages(scope, {
       discover: () => Promise.resolve({ sources: [], entries: [] }),
