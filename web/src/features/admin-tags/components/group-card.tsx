@@ -104,7 +104,7 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
               <input type="checkbox" checked={selected.has(tag.id)} onChange={() => onToggleTag(tag.id)} />
               {tag.name}
               {typeof tag.article_count === 'number' && (
-                <small className="meta">{t('admin.tags.articles', { count: tag.article_count })}</small>
+                <small className="muted">{t('admin.tags.articles', { count: tag.article_count })}</small>
               )}
             </label>
             <span className="group-actions">

@@ -83,7 +83,7 @@ export function MergeDialog({
             {[...names.values()].map((n) => (
               <li key={n.name}>
                 {n.name}
-                {n.from.length > 1 && <small className="meta"> ({n.from.join(' + ')})</small>}
+                {n.from.length > 1 && <small className="muted"> ({n.from.join(' + ')})</small>}
               </li>
             ))}
           </ul>

@@ -12,7 +12,18 @@ export function MetricList({
   definitions: MetricDefinition[];
 }) {
   const { tx, locale } = useI18n();
-  const shown = definitions.filter((d) => typeof metrics[d.metric_key] === 'number');
+  // the API sends enabled metrics only; one the catalog has not told us about yet gets the default icon
+  const known = new Set(definitions.map((d) => d.metric_key));
+  const extra = Object.keys(metrics)
+    .filter((k) => !known.has(k))
+    .map((k) => ({
+      metric_key: k,
+      label_i18n_key: `metrics.${k}`,
+      icon_name: null,
+      format_hint: 'integer',
+      unit: '',
+    }));
+  const shown = [...definitions, ...extra].filter((d) => typeof metrics[d.metric_key] === 'number');
   if (shown.length === 0) return null;
   return (
     <ul className="metrics" aria-label="metrics">

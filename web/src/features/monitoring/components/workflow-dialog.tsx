@@ -1,0 +1,28 @@
+import { CheckCircle2, CircleDashed, XCircle } from 'lucide-react';
+import type { ArticleStages } from '../model/panel-data';
+import { Dialog } from './dialog';
+
+/** One article's pipeline as sequential stage cards. */
+export function WorkflowDialog({ article, onClose }: { article: ArticleStages; onClose: () => void }) {
+  return (
+    <Dialog title={`Article workflow: ${article.url}`} onClose={onClose}>
+      <ol className="mon-stages" data-testid="workflow">
+        {article.stages.map((s, i) => (
+          <li key={`${s.name}-${i}`} className={`mon-stage is-${s.status}`}>
+            <span className="mon-stage-icon" aria-hidden>
+              {s.status === 'error' ? <XCircle size={18} /> : s.status === 'ok' ? <CheckCircle2 size={18} /> : <CircleDashed size={18} />}
+            </span>
+            <div>
+              <strong>{s.name}</strong>
+              <div className="mon-muted">
+                {s.status === 'error' ? 'failed' : 'completed'} · {s.durationMs.toFixed(1)} ms
+              </div>
+              {s.message && <p className="mon-stage-error">{s.message}</p>}
+            </div>
+          </li>
+        ))}
+        {!article.stages.length && <li className="state state-empty">No stage spans recorded for this article.</li>}
+      </ol>
+    </Dialog>
+  );
+}

@@ -1,0 +1,87 @@
+/** Shapes of the /monitor API (see src/http/routes/monitor.routes.ts and the spec). */
+export type TabId = 'operations' | 'logs' | 'traces';
+export type Datasource = 'log-metrics' | 'logs' | 'traces';
+export type PanelKind = 'stat' | 'timeseries' | 'logs' | 'traces';
+export type TimeRange = '6h' | '24h' | '3d' | '7d';
+export type Environment = 'all' | 'local' | 'production';
+
+export interface PanelQuery {
+  id: string;
+  query?: string;
+  q?: string;
+  start: string | number;
+  end: string | number;
+  step?: string | number;
+  limit?: number;
+  direction?: string;
+  minDuration?: string;
+}
+
+export interface PanelDef {
+  id: string;
+  tab: TabId;
+  title: string;
+  kind: PanelKind;
+  datasource: Datasource;
+  unit?: string;
+  level?: string;
+  query: PanelQuery;
+}
+
+export interface PanelCatalog {
+  range: TimeRange;
+  env: Environment;
+  refresh_interval_seconds: number;
+  panels: PanelDef[];
+}
+
+export type BatchResult =
+  | { id: string; status: 'ok'; data: unknown; stale: boolean; fetched_at: string }
+  | { id: string; status: 'error'; error: { code: string; message: string } };
+
+export interface MatrixSeries {
+  metric: Record<string, string>;
+  values: [number, string][];
+}
+
+export interface StreamResult {
+  stream: Record<string, string>;
+  values: [string, string][];
+}
+
+export interface TraceSummary {
+  traceID: string;
+  rootServiceName?: string;
+  rootTraceName?: string;
+  startTimeUnixNano: string;
+  durationMs?: number;
+  spanSet?: { spans?: { spanID: string; attributes?: Attr[] }[]; matched?: number };
+}
+
+export interface Attr {
+  key: string;
+  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+}
+
+export interface SpanJson {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: Attr[];
+  status?: { code?: number; message?: string };
+  events?: { name: string; attributes?: Attr[] }[];
+}
+
+export interface TraceDetail {
+  batches: { resource?: { attributes?: Attr[] }; scopeSpans?: { spans?: SpanJson[] }[] }[];
+}
+
+/** What one panel shows at a moment. */
+export type PanelState =
+  | { status: 'loading' }
+  | { status: 'not-configured' }
+  | { status: 'error'; message: string }
+  | { status: 'ok'; data: unknown; fetchedAt: number; stale: boolean };
