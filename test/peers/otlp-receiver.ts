@@ -95,8 +95,10 @@ export class OtlpReceiver {
   auth: string[] = [];
   /** answer every request with this status instead of 200 (an ingest outage) */
   failWith: number | null = null;
+  private held: RecordedRequest[] = [];
 
-  constructor() {
+  /** `lazy`: keep the bodies and decode them on decodeHeld() (benchmarks keep decoding out of the timing) */
+  constructor(private readonly opts: { lazy?: boolean } = {}) {
     this.peer = new HttpPeer((req, res) => {
       if (req.method !== 'POST') {
         res.writeHead(405).end();
@@ -107,7 +109,8 @@ export class OtlpReceiver {
         res.writeHead(this.failWith).end();
         return;
       }
-      this.decode(req);
+      if (this.opts.lazy) this.held.push(req);
+      else this.decode(req);
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   }
@@ -123,6 +126,10 @@ export class OtlpReceiver {
 
   stop(): Promise<void> {
     return this.peer.stop();
+  }
+
+  decodeHeld(): void {
+    for (const req of this.held.splice(0)) this.decode(req);
   }
 
   private decode(req: RecordedRequest): void {
