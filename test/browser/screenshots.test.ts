@@ -34,16 +34,22 @@ const pages = (d: ReaderData) => [
 describe.sequential('screenshots of the main pages', () => {
   for (const [width, viewport] of Object.entries(VIEWPORTS)) {
     it(`renders every main page at ${width} width without horizontal scrolling`, async () => {
+      // one context per role and width: pages of the same role share the session
+      const contexts = {
+        guest: await env.newContext({ viewport }),
+        user: await env.newContext({ as: 'user', viewport }),
+        admin: await env.newContext({ as: 'admin', viewport }),
+      };
       for (const p of pages(data)) {
-        const { page, context } = await env.newContext({ as: p.as, viewport });
+        const { page } = contexts[p.as ?? 'guest'];
         await page.goto(p.path);
         await expect.poll(() => page.locator('main h1').first().innerText()).toBe(p.heading);
         await page.waitForLoadState('networkidle');
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${p.name} overflows at ${width}`).toBeLessThanOrEqual(0);
         await env.screenshot(page, `${p.name}-${width}`);
-        await context.close();
       }
+      for (const c of Object.values(contexts)) await c.context.close();
     });
   }
 
