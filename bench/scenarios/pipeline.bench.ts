@@ -5,7 +5,9 @@
  * at most 10% of the run time. Each mode runs three times, alternating, on a fresh database; the best
  * run of each mode counts.
  */
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { BenchContext, Scenario } from '../types.js';
@@ -13,9 +15,21 @@ import { loadConfig } from '../../src/config.js';
 import { createContainer } from '../../src/composition/container.js';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
 import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
-import { OpenAiPeer } from '../../test/peers/openai-peer.js';
 import { OtlpReceiver } from '../../test/peers/otlp-receiver.js';
-import { makeItem, modelReply, rssFeed, startFeedServer } from '../../test/helpers/pipeline-factories.js';
+import { makeItem, rssFeed, startFeedServer } from '../../test/helpers/pipeline-factories.js';
+
+/** the LLM peer runs in a child process: its request handling is not the pipeline's cost */
+async function startLlmPeer(): Promise<{ baseUrl: string; stop(): void }> {
+  const child = fork(fileURLToPath(new URL('../pipeline/llm-peer.process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+    child.once('exit', (code) => reject(new Error(`LLM peer exited with ${code}`)));
+  });
+  return { baseUrl, stop: () => child.disconnect() };
+}
 
 async function freshDatabase(url: string | undefined): Promise<Database> {
   if (!url) return openDatabase({ dataDir: 'memory://' });
@@ -86,7 +100,7 @@ export const scenarios: Scenario[] = [
     async run(ctx) {
       const n = ctx.quick ? 200 : 1000;
       const perFeed = n / 4;
-      const llm = await new OpenAiPeer((call) => modelReply(call)).start();
+      const llm = await startLlmPeer();
       const receiver = await new OtlpReceiver({ lazy: true }).start();
       const feeds = await startFeedServer(
         Object.fromEntries(
@@ -148,7 +162,8 @@ export const scenarios: Scenario[] = [
           },
         ];
       } finally {
-        await Promise.all([llm.stop(), receiver.stop(), feeds.stop()]);
+        llm.stop();
+        await Promise.all([receiver.stop(), feeds.stop()]);
       }
     },
   },
