@@ -15,7 +15,11 @@ export const getPanels = (range: TimeRange, env: Environment, signal?: AbortSign
 
 /** One batch request per datasource type: `POST /monitor/<datasource>/batch`. */
 export const postBatch = (datasource: Datasource, queries: PanelQuery[], signal?: AbortSignal) =>
-  api<{ results: BatchResult[] }>(`/monitor/${datasource}/batch`, { method: 'POST', body: { queries }, signal });
+  api<{ results: BatchResult[] }>(`/monitor/${datasource}/batch`, {
+    method: 'POST',
+    body: { queries },
+    signal,
+  });
 
 export const getTrace = (traceId: string, signal?: AbortSignal) =>
   api<TraceDetail>(`/monitor/traces/${encodeURIComponent(traceId)}`, { signal });

@@ -22,7 +22,14 @@ export function LogsTable({ streams }: { streams: StreamResult[] }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.key} className="mon-row-button" tabIndex={0} onClick={() => setOpen(r)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), setOpen(r))} aria-label={`log entry ${String(r.fields.event ?? '')}`}>
+              <tr
+                key={r.key}
+                className="mon-row-button"
+                tabIndex={0}
+                onClick={() => setOpen(r)}
+                onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), setOpen(r))}
+                aria-label={`log entry ${String(r.fields.event ?? '')}`}
+              >
                 <td>{nsToDate(r.ts).toLocaleString()}</td>
                 <td>{String(r.fields.event ?? '')}</td>
                 <td className="mon-ellipsis">{String(r.fields.msg ?? r.fields.message ?? r.line)}</td>
@@ -60,7 +67,11 @@ function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
         <dd>{String(row.fields.time ?? '—')}</dd>
         <dt>Labels</dt>
         <dd>
-          <code>{Object.entries(row.labels).map(([k, v]) => `${k}=${v}`).join(', ') || '—'}</code>
+          <code>
+            {Object.entries(row.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ') || '—'}
+          </code>
         </dd>
       </dl>
       <div className="mon-raw-head">
@@ -68,7 +79,10 @@ function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
         <button
           type="button"
           onClick={() => {
-            void navigator.clipboard?.writeText(raw).then(() => setCopied(true), () => setCopied(false));
+            void navigator.clipboard?.writeText(raw).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            );
           }}
         >
           <Copy size={14} aria-hidden /> {copied ? 'Copied' : 'Copy'}

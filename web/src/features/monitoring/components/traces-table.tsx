@@ -6,7 +6,8 @@ import type { TraceDetail, TraceSummary } from '../model/types';
 import { WaterfallDialog } from './waterfall-dialog';
 import { WorkflowDialog } from './workflow-dialog';
 
-type Loaded = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ok'; detail: TraceDetail };
+type Loaded =
+  { status: 'loading' } | { status: 'error'; message: string } | { status: 'ok'; detail: TraceDetail };
 
 /** Scraper runs; a row expands to the run's per-article pipeline spans. */
 export function TracesTable({ traces }: { traces: TraceSummary[] }) {
@@ -58,12 +59,17 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
                           if (!open) load(t.traceID);
                         }}
                       >
-                        {open ? <ChevronDown size={16} aria-hidden /> : <ChevronRight size={16} aria-hidden />}
+                        {open ? (
+                          <ChevronDown size={16} aria-hidden />
+                        ) : (
+                          <ChevronRight size={16} aria-hidden />
+                        )}
                       </button>
                     </td>
                     <td>{nsToDate(t.startTimeUnixNano).toLocaleString()}</td>
                     <td>
-                      <code>{t.rootTraceName ?? 'scraper.run'}</code> <span className="mon-muted">{t.traceID.slice(0, 8)}</span>
+                      <code>{t.rootTraceName ?? 'scraper.run'}</code>{' '}
+                      <span className="mon-muted">{t.traceID.slice(0, 8)}</span>
                     </td>
                     <td>{t.durationMs !== undefined ? `${t.durationMs} ms` : '—'}</td>
                     <td>{traceEnvironment(t) ?? '—'}</td>
@@ -121,8 +127,11 @@ function RunArticles({
       <ul aria-label="article pipelines">
         {articles.map((a) => (
           <li key={a.pipelineSpanId} className={a.error ? 'is-error' : undefined}>
-            <span className={`mon-badge ${a.error ? 'mon-badge-error' : 'mon-badge-ok'}`}>{a.error ? 'error' : 'ok'}</span>{' '}
-            <span className="mon-ellipsis">{a.url}</span> <span className="mon-muted">{a.stages.length} stages</span>{' '}
+            <span className={`mon-badge ${a.error ? 'mon-badge-error' : 'mon-badge-ok'}`}>
+              {a.error ? 'error' : 'ok'}
+            </span>{' '}
+            <span className="mon-ellipsis">{a.url}</span>{' '}
+            <span className="mon-muted">{a.stages.length} stages</span>{' '}
             <button type="button" onClick={() => onWorkflow(a)} aria-label={`Workflow of ${a.url}`}>
               Workflow
             </button>

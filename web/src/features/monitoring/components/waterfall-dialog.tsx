@@ -10,7 +10,15 @@ const VISIBLE = 24;
  * A Gantt-style waterfall of every span of one trace. Only the rows in view are rendered, so a
  * 5,000-span trace scrolls as smoothly as a small one.
  */
-export function WaterfallDialog({ traceId, detail, onClose }: { traceId: string; detail: TraceDetail; onClose: () => void }) {
+export function WaterfallDialog({
+  traceId,
+  detail,
+  onClose,
+}: {
+  traceId: string;
+  detail: TraceDetail;
+  onClose: () => void;
+}) {
   const { rows, totalMs } = useMemo(() => waterfallRows(detail), [detail]);
   const [scrollTop, setScrollTop] = useState(0);
   const [selected, setSelected] = useState<number | null>(null);
@@ -18,7 +26,11 @@ export function WaterfallDialog({ traceId, detail, onClose }: { traceId: string;
   const last = Math.min(rows.length, first + VISIBLE + 10);
   const sel = selected !== null ? rows[selected] : undefined;
   return (
-    <Dialog title={`Trace ${traceId.slice(0, 16)} · ${rows.length} spans · ${totalMs.toFixed(1)} ms`} onClose={onClose} wide>
+    <Dialog
+      title={`Trace ${traceId.slice(0, 16)} · ${rows.length} spans · ${totalMs.toFixed(1)} ms`}
+      onClose={onClose}
+      wide
+    >
       <div
         className="mon-waterfall"
         style={{ height: VISIBLE * ROW }}

@@ -10,7 +10,13 @@ export function WorkflowDialog({ article, onClose }: { article: ArticleStages; o
         {article.stages.map((s, i) => (
           <li key={`${s.name}-${i}`} className={`mon-stage is-${s.status}`}>
             <span className="mon-stage-icon" aria-hidden>
-              {s.status === 'error' ? <XCircle size={18} /> : s.status === 'ok' ? <CheckCircle2 size={18} /> : <CircleDashed size={18} />}
+              {s.status === 'error' ? (
+                <XCircle size={18} />
+              ) : s.status === 'ok' ? (
+                <CheckCircle2 size={18} />
+              ) : (
+                <CircleDashed size={18} />
+              )}
             </span>
             <div>
               <strong>{s.name}</strong>
@@ -21,7 +27,9 @@ export function WorkflowDialog({ article, onClose }: { article: ArticleStages; o
             </div>
           </li>
         ))}
-        {!article.stages.length && <li className="state state-empty">No stage spans recorded for this article.</li>}
+        {!article.stages.length && (
+          <li className="state state-empty">No stage spans recorded for this article.</li>
+        )}
       </ol>
     </Dialog>
   );

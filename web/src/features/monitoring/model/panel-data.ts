@@ -33,7 +33,8 @@ export function readStreams(payload: unknown): StreamResult[] {
 }
 
 export function readTraces(payload: unknown): TraceSummary[] {
-  if (!isObj(payload) || !Array.isArray(payload.traces)) throw new FormatError('expected a trace search result', payload);
+  if (!isObj(payload) || !Array.isArray(payload.traces))
+    throw new FormatError('expected a trace search result', payload);
   return payload.traces as TraceSummary[];
 }
 
@@ -100,7 +101,16 @@ export const nsToDate = (ns: string | number) => new Date(Number(BigInt(String(n
 export const attr = (attrs: Attr[] | undefined, key: string): string | undefined => {
   const v = attrs?.find((a) => a.key === key)?.value;
   if (!v) return undefined;
-  return v.stringValue ?? (v.intValue !== undefined ? String(v.intValue) : v.boolValue !== undefined ? String(v.boolValue) : v.doubleValue !== undefined ? String(v.doubleValue) : undefined);
+  return (
+    v.stringValue ??
+    (v.intValue !== undefined
+      ? String(v.intValue)
+      : v.boolValue !== undefined
+        ? String(v.boolValue)
+        : v.doubleValue !== undefined
+          ? String(v.doubleValue)
+          : undefined)
+  );
 };
 
 /** "12 s ago", "3 min ago": the age of stale data. */
@@ -125,7 +135,10 @@ export interface WaterfallRow {
 export function waterfallRows(detail: TraceDetail): { rows: WaterfallRow[]; totalMs: number } {
   const spans = allSpans(detail);
   if (!spans.length) return { rows: [], totalMs: 0 };
-  const start = spans.reduce((m, s) => (BigInt(s.startTimeUnixNano) < m ? BigInt(s.startTimeUnixNano) : m), BigInt(spans[0]!.startTimeUnixNano));
+  const start = spans.reduce(
+    (m, s) => (BigInt(s.startTimeUnixNano) < m ? BigInt(s.startTimeUnixNano) : m),
+    BigInt(spans[0]!.startTimeUnixNano),
+  );
   const end = spans.reduce((m, s) => (BigInt(s.endTimeUnixNano) > m ? BigInt(s.endTimeUnixNano) : m), 0n);
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string, SpanJson[]>();
@@ -137,10 +150,14 @@ export function waterfallRows(detail: TraceDetail): { rows: WaterfallRow[]; tota
       children.set(s.parentSpanId, list);
     } else roots.push(s);
   }
-  const byStart = (a: SpanJson, b: SpanJson) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1);
+  const byStart = (a: SpanJson, b: SpanJson) =>
+    BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1;
   const rows: WaterfallRow[] = [];
   // iterative depth-first walk: a 5,000-span trace must not blow the stack
-  const stack: [SpanJson, number][] = roots.sort(byStart).reverse().map((s) => [s, 0]);
+  const stack: [SpanJson, number][] = roots
+    .sort(byStart)
+    .reverse()
+    .map((s) => [s, 0]);
   while (stack.length) {
     const [s, depth] = stack.pop()!;
     rows.push({
@@ -172,7 +189,8 @@ export interface ArticleStages {
 export function articlePipelines(detail: TraceDetail): ArticleStages[] {
   const spans = allSpans(detail);
   const children = new Map<string, SpanJson[]>();
-  for (const s of spans) if (s.parentSpanId) children.set(s.parentSpanId, [...(children.get(s.parentSpanId) ?? []), s]);
+  for (const s of spans)
+    if (s.parentSpanId) children.set(s.parentSpanId, [...(children.get(s.parentSpanId) ?? []), s]);
   const descendants = (id: string): SpanJson[] => {
     const out: SpanJson[] = [];
     const stack = [...(children.get(id) ?? [])];
@@ -191,7 +209,8 @@ export function articlePipelines(detail: TraceDetail): ArticleStages[] {
         .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1))
         .map((s) => ({
           name: s.name,
-          status: (s.status?.code === 2 ? 'error' : s.status?.code === 1 ? 'ok' : 'unset') as 'ok' | 'error' | 'unset',
+          status: (s.status?.code === 2 ? 'error' : s.status?.code === 1 ? 'ok' : 'unset') as
+            'ok' | 'error' | 'unset',
           durationMs: Number(BigInt(s.endTimeUnixNano) - BigInt(s.startTimeUnixNano)) / 1e6,
           message: s.status?.message || exceptionMessage(s),
         }));

@@ -17,7 +17,10 @@ function settle(panel: PanelDef, data: unknown, fetchedAt: number, stale: boolea
     return { status: 'ok', data, fetchedAt, stale };
   } catch (e) {
     // the raw payload goes to the console so an operator can see what changed upstream
-    console.error(`[monitoring] panel "${panel.id}": unexpected upstream format`, (e as FormatError).raw ?? e);
+    console.error(
+      `[monitoring] panel "${panel.id}": unexpected upstream format`,
+      (e as FormatError).raw ?? e,
+    );
     return { status: 'error', message: 'The data source answered in an unexpected format.' };
   }
 }
@@ -38,7 +41,12 @@ export interface Dashboard {
  * current tab; a 503 (not configured) turns every panel of the tab into a placeholder and stops the
  * interval; a panel's own refresh is one GET.
  */
-export function useDashboard(tab: TabId, range: TimeRange, env: Environment, intervalSeconds: number): Dashboard {
+export function useDashboard(
+  tab: TabId,
+  range: TimeRange,
+  env: Environment,
+  intervalSeconds: number,
+): Dashboard {
   const [catalog, setCatalog] = useState<PanelCatalog | null>(null);
   const [catalogError, setCatalogError] = useState<string | null>(null);
   const [states, setStates] = useState<Record<string, PanelState>>({});
@@ -52,7 +60,8 @@ export function useDashboard(tab: TabId, range: TimeRange, env: Environment, int
     getPanels(range, env, ctrl.signal).then(
       (c) => setCatalog(c),
       (e: unknown) => {
-        if ((e as Error).name !== 'AbortError') setCatalogError(e instanceof ApiError ? e.message : 'The panel catalog could not be loaded.');
+        if ((e as Error).name !== 'AbortError')
+          setCatalogError(e instanceof ApiError ? e.message : 'The panel catalog could not be loaded.');
       },
     );
     return () => ctrl.abort();
@@ -60,50 +69,59 @@ export function useDashboard(tab: TabId, range: TimeRange, env: Environment, int
 
   const panels = catalog ? catalog.panels.filter((p) => p.tab === tab) : [];
 
-  const loadTab = useCallback(
-    async (tabPanels: PanelDef[], gen: number, initial: boolean) => {
-      const groups = new Map<Datasource, PanelDef[]>();
-      for (const p of tabPanels) groups.set(p.datasource, [...(groups.get(p.datasource) ?? []), p]);
-      if (initial)
-        setStates((s) => ({ ...s, ...Object.fromEntries(tabPanels.map((p) => [p.id, s[p.id]?.status === 'ok' ? s[p.id]! : { status: 'loading' as const }])) }));
-      let unconfigured = false;
-      await Promise.all(
-        [...groups].map(async ([ds, list]) => {
-          let next: Record<string, PanelState>;
-          try {
-            const { results } = await postBatch(ds, list.map((p) => p.query));
-            const byId = new Map(results.map((r) => [r.id, r]));
-            next = Object.fromEntries(
-              list.map((p) => {
-                const r = byId.get(p.query.id);
-                if (!r) return [p.id, { status: 'error', message: 'No result for this panel.' }];
-                if (r.status === 'error') {
-                  if (r.error.code === 'upstream_format') console.error(`[monitoring] panel "${p.id}": ${r.error.message}`);
-                  return [p.id, { status: 'error', message: r.error.message }];
-                }
-                return [p.id, settle(p, r.data, Date.parse(r.fetched_at) || Date.now(), r.stale)];
-              }),
-            );
-          } catch (e) {
-            if (e instanceof ApiError && e.status === 503) {
-              unconfigured = true;
-              next = Object.fromEntries(list.map((p) => [p.id, { status: 'not-configured' as const }]));
-            } else {
-              const message = e instanceof ApiError ? e.message : 'The data could not be loaded.';
-              next = Object.fromEntries(list.map((p) => [p.id, { status: 'error' as const, message }]));
-            }
+  const loadTab = useCallback(async (tabPanels: PanelDef[], gen: number, initial: boolean) => {
+    const groups = new Map<Datasource, PanelDef[]>();
+    for (const p of tabPanels) groups.set(p.datasource, [...(groups.get(p.datasource) ?? []), p]);
+    if (initial)
+      setStates((s) => ({
+        ...s,
+        ...Object.fromEntries(
+          tabPanels.map((p) => [p.id, s[p.id]?.status === 'ok' ? s[p.id]! : { status: 'loading' as const }]),
+        ),
+      }));
+    let unconfigured = false;
+    await Promise.all(
+      [...groups].map(async ([ds, list]) => {
+        let next: Record<string, PanelState>;
+        try {
+          const { results } = await postBatch(
+            ds,
+            list.map((p) => p.query),
+          );
+          const byId = new Map(results.map((r) => [r.id, r]));
+          next = Object.fromEntries(
+            list.map((p) => {
+              const r = byId.get(p.query.id);
+              if (!r) return [p.id, { status: 'error', message: 'No result for this panel.' }];
+              if (r.status === 'error') {
+                if (r.error.code === 'upstream_format')
+                  console.error(`[monitoring] panel "${p.id}": ${r.error.message}`);
+                return [p.id, { status: 'error', message: r.error.message }];
+              }
+              return [p.id, settle(p, r.data, Date.parse(r.fetched_at) || Date.now(), r.stale)];
+            }),
+          );
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 503) {
+            unconfigured = true;
+            next = Object.fromEntries(list.map((p) => [p.id, { status: 'not-configured' as const }]));
+          } else {
+            const message = e instanceof ApiError ? e.message : 'The data could not be loaded.';
+            next = Object.fromEntries(list.map((p) => [p.id, { status: 'error' as const, message }]));
           }
-          if (gen === generation.current) setStates((s) => ({ ...s, ...next }));
-        }),
-      );
-      if (unconfigured && gen === generation.current) {
-        // every panel of the tab shows the placeholder, and the interval stops retrying
-        setStates((s) => ({ ...s, ...Object.fromEntries(tabPanels.map((p) => [p.id, { status: 'not-configured' as const }])) }));
-        setNotConfigured(true);
-      }
-    },
-    [],
-  );
+        }
+        if (gen === generation.current) setStates((s) => ({ ...s, ...next }));
+      }),
+    );
+    if (unconfigured && gen === generation.current) {
+      // every panel of the tab shows the placeholder, and the interval stops retrying
+      setStates((s) => ({
+        ...s,
+        ...Object.fromEntries(tabPanels.map((p) => [p.id, { status: 'not-configured' as const }])),
+      }));
+      setNotConfigured(true);
+    }
+  }, []);
 
   // first visit to a tab, and every filter change (a new catalog): one batch per datasource type
   const panelKey = panels.map((p) => `${p.id}:${JSON.stringify(p.query)}`).join('|');
@@ -127,10 +145,18 @@ export function useDashboard(tab: TabId, range: TimeRange, env: Environment, int
       const { data, stale, fetchedAt } = await getPanelData(panel);
       setStates((s) => ({ ...s, [panel.id]: settle(panel, data, fetchedAt, stale) }));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 503) setStates((s) => ({ ...s, [panel.id]: { status: 'not-configured' } }));
+      if (e instanceof ApiError && e.status === 503)
+        setStates((s) => ({ ...s, [panel.id]: { status: 'not-configured' } }));
       else {
-        if (e instanceof ApiError && e.code === 'upstream_format') console.error(`[monitoring] panel "${panel.id}": ${e.message}`);
-        setStates((s) => ({ ...s, [panel.id]: { status: 'error', message: e instanceof ApiError ? e.message : 'The data could not be loaded.' } }));
+        if (e instanceof ApiError && e.code === 'upstream_format')
+          console.error(`[monitoring] panel "${panel.id}": ${e.message}`);
+        setStates((s) => ({
+          ...s,
+          [panel.id]: {
+            status: 'error',
+            message: e instanceof ApiError ? e.message : 'The data could not be loaded.',
+          },
+        }));
       }
     } finally {
       setRefreshing((r) => ({ ...r, [panel.id]: false }));
