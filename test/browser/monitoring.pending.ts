@@ -1,0 +1,357 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { HttpPeer, sendJson } from '../peers/http-peer.js';
+import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+
+/**
+ * The admin dashboard in Chromium against the built app, the real backend and Loki/Tempo-speaking
+ * peers on loopback. Requests are counted as the browser sends them to /api/proxy/monitor/*.
+ */
+const API_KEY = 'dash-key';
+const NS = 1_000_000n;
+const nowNs = () => BigInt(Date.now()) * NS;
+
+type Behaviour = 'ok' | '429' | 'garbage';
+
+/** A Loki + Tempo peer: matrix for aggregate queries, streams for log queries, traces for Tempo. */
+function storePeer() {
+  const behaviour = new Map<string, Behaviour>();
+  let delayMs = 0;
+  const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+  const peer = new HttpPeer(async (req, res) => {
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    const q = req.query.get('query') ?? req.query.get('q') ?? '';
+    const b = behaviour.get(q) ?? 'ok';
+    if (b === '429') return sendJson(res, 429, { error: 'too many requests' });
+    if (b === 'garbage') return sendJson(res, 200, { totally: 'different', shape: [1, 2, 3] });
+    if (req.path.endsWith('/loki/api/v1/query_range')) {
+      const isLog = q.trimStart().startsWith('{') && !/\b(count_over_time|rate|sum|avg|max|min)\b/.test(q);
+      const t = Math.floor(Date.now() / 1000);
+      if (!isLog)
+        return sendJson(res, 200, {
+          status: 'success',
+          data: {
+            resultType: 'matrix',
+            result: [
+              {
+                metric: { stage: 'analysis' },
+                values: [
+                  [t - 120, '2'],
+                  [t - 60, '5'],
+                  [t, '7'],
+                ],
+              },
+            ],
+          },
+        });
+      const line = (event: string, level: string) =>
+        JSON.stringify({
+          level,
+          event,
+          correlation_id: 'corr-123',
+          run_id: 'run-1',
+          time: new Date().toISOString(),
+          msg: `${event} happened`,
+        });
+      return sendJson(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'streams',
+          result: [
+            {
+              stream: { service_name: 'article-intel', level: 'error' },
+              values: [
+                [String(nowNs()), line('article.analysis.failed', 'error')],
+                [String(nowNs() - 5n * NS * 1000n), line('scraper.run.completed', 'info')],
+              ],
+            },
+          ],
+        },
+      });
+    }
+    if (req.path.endsWith('/api/search'))
+      return sendJson(res, 200, {
+        traces: [
+          {
+            traceID: traceId,
+            rootServiceName: 'article-intel',
+            rootTraceName: 'scraper.run',
+            startTimeUnixNano: String(nowNs() - 60_000n * NS),
+            durationMs: 1500,
+            spanSet: {
+              spans: [
+                {
+                  spanID: 'root',
+                  attributes: [{ key: 'deployment.environment', value: { stringValue: 'production' } }],
+                },
+              ],
+              matched: 12,
+            },
+          },
+        ],
+      });
+    if (req.path.startsWith('/api/traces/'))
+      return sendJson(res, 200, {
+        batches: [{ resource: { attributes: [] }, scopeSpans: [{ spans: traceSpans(traceId) }] }],
+      });
+    sendJson(res, 404, { error: 'no route' });
+  });
+  return {
+    peer,
+    behaviour,
+    setDelay: (ms: number) => (delayMs = ms),
+  };
+}
+
+function traceSpans(traceId: string) {
+  const t0 = nowNs() - 60_000n * NS;
+  const s = (
+    id: string,
+    parent: string | undefined,
+    name: string,
+    start: number,
+    end: number,
+    extra: object = {},
+  ) => ({
+    traceId,
+    spanId: id,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name,
+    startTimeUnixNano: String(t0 + BigInt(start) * NS),
+    endTimeUnixNano: String(t0 + BigInt(end) * NS),
+    attributes: [] as { key: string; value: { stringValue: string } }[],
+    status: { code: 0 },
+    ...extra,
+  });
+  const spans = [s('r', undefined, 'scraper.run', 0, 1500)];
+  for (const [i, stage] of [
+    'pipeline.discover',
+    'pipeline.fetch',
+    'pipeline.dedup',
+    'pipeline.publish_articles',
+  ].entries())
+    spans.push(s(`p${i}`, 'r', stage, i * 100, i * 100 + 90));
+  for (let a = 1; a <= 3; a++) {
+    spans.push(
+      s(`a${a}`, 'r', 'article.pipeline', 400 + a * 10, 1400, {
+        attributes: [{ key: 'article.url', value: { stringValue: `https://feed.test/article-${a}` } }],
+      }),
+    );
+    spans.push(s(`a${a}s`, `a${a}`, 'article.scraped.handle', 410 + a * 10, 420 + a * 10));
+    if (a === 2)
+      spans.push(
+        s(`a${a}f`, `a${a}`, 'article.analysis_failed.handle', 500, 520, {
+          status: { code: 2, message: 'model refused the request' },
+        }),
+      );
+    else spans.push(s(`a${a}c`, `a${a}`, 'article.analysis_completed.handle', 500, 600));
+  }
+  return spans;
+}
+
+const monitorEnv = (url: string) => ({
+  MONITOR_URL: url,
+  MONITOR_API_KEY: API_KEY,
+  MONITOR_LOGS_URL: url,
+  MONITOR_LOGS_USER: 'logs-user',
+  MONITOR_TRACES_URL: url,
+  MONITOR_TRACES_USER: 'traces-user',
+  MONITOR_METRICS_URL: url,
+  MONITOR_METRICS_USER: 'metrics-user',
+});
+
+function recordMonitorRequests(page: Page) {
+  const seen: { method: string; path: string; body: unknown }[] = [];
+  page.on('request', (r: Request) => {
+    const u = new URL(r.url());
+    if (!u.pathname.startsWith('/api/proxy/monitor/') || u.pathname.endsWith('/panels')) return;
+    seen.push({
+      method: r.method(),
+      path: u.pathname + u.search,
+      body: r.postData() ? JSON.parse(r.postData()!) : undefined,
+    });
+  });
+  return seen;
+}
+
+const batches = <T extends { method: string; path: string }>(seen: T[]) =>
+  seen.filter((r) => r.method === 'POST' && r.path.endsWith('/batch'));
+const panelStates = (page: Page) =>
+  page
+    .locator('[data-panel]')
+    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-panel'), e.getAttribute('data-state')]));
+
+describe.sequential('monitoring dashboard in Chromium', () => {
+  const store = storePeer();
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    await store.peer.start();
+    env = await startBrowserEnv({ env: monitorEnv(store.peer.url) });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await store.peer.stop();
+  });
+
+  it('fills the Operations tab with one batch per datasource, ticks with one batch per type, refreshes a panel with one GET', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    const seen = recordMonitorRequests(page);
+    await page.goto('/admin/monitoring?interval=3');
+    await expect.poll(async () => (await panelStates(page)).length).toBeGreaterThan(3);
+    await expect
+      .poll(async () => (await panelStates(page)).every(([, s]) => s === 'ok'), { timeout: 10_000 })
+      .toBe(true);
+    const first = batches(seen);
+    const types = first.map((b) => b.path.split('/')[4]);
+    expect(new Set(types).size).toBe(types.length); // one per datasource type
+    expect(types.every((t) => t !== 'metrics')).toBe(true); // the dashboard never queries the metrics store
+    await env.screenshot(page, 'monitoring-operations-desktop');
+
+    // one interval tick: one more batch per type, no reload
+    await expect.poll(() => batches(seen).length, { timeout: 8000 }).toBe(first.length * 2);
+    expect(
+      batches(seen)
+        .slice(first.length)
+        .map((b) => b.path.split('/')[4])
+        .sort(),
+    ).toEqual([...types].sort());
+
+    // the refresh icon of one panel: exactly one GET, with a spinner while it loads
+    store.setDelay(600);
+    const before = seen.length;
+    const panel = page.locator('[data-panel]').first();
+    const button = panel.getByRole('button', { name: /^Refresh / });
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-busy')).toBe('true');
+    await expect.poll(() => button.getAttribute('aria-busy')).toBe('false');
+    store.setDelay(0);
+    const after = seen.slice(before).filter((r) => !r.path.endsWith('/batch'));
+    expect(after).toHaveLength(1);
+    expect(after[0]!.method).toBe('GET');
+    await context.close();
+  });
+
+  it('applies the global filters to every query of the next batch', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    const seen = recordMonitorRequests(page);
+    await page.goto('/admin/monitoring?interval=600');
+    await expect.poll(() => batches(seen).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const initial = batches(seen).flatMap(
+      (b) => (b.body as { queries: { id: string; start: unknown; query?: string; q?: string }[] }).queries,
+    );
+    const n = batches(seen).length;
+    await page.getByLabel('Time range').selectOption('7d');
+    await expect.poll(() => batches(seen).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(n * 2);
+    const ranged = batches(seen)
+      .slice(n)
+      .flatMap((b) => (b.body as { queries: { id: string; start: unknown }[] }).queries);
+    expect(ranged.length).toBe(initial.length);
+    for (const q of ranged) expect(q.start).not.toEqual(initial.find((i) => i.id === q.id)?.start);
+    const m = batches(seen).length;
+    await page.getByLabel('Environment').selectOption('production');
+    await expect.poll(() => batches(seen).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(m + n);
+    const envd = batches(seen)
+      .slice(m)
+      .flatMap((b) => (b.body as { queries: { query?: string; q?: string }[] }).queries);
+    for (const q of envd) expect(q.query ?? q.q).toContain('production');
+    await context.close();
+  });
+
+  it('marks a rate-limited panel stale with its age and shows a garbage answer as that panel’s error only', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    const catalog = (
+      await env.api.app.inject({
+        url: '/monitor/panels?range=24h&env=all',
+        headers: (await env.api.login('admin')).headers,
+      })
+    ).json() as {
+      panels: { id: string; tab: string; datasource: string; query: { query?: string } }[];
+    };
+    const ops = catalog.panels.filter((p) => p.tab === 'operations' && p.datasource === 'log-metrics');
+    expect(ops.length).toBeGreaterThanOrEqual(2);
+    const [limited, broken] = [ops[0]!, ops[1]!];
+    await page.goto('/admin/monitoring?interval=3');
+    await expect
+      .poll(async () => (await panelStates(page)).every(([, s]) => s === 'ok'), { timeout: 10_000 })
+      .toBe(true);
+    const errors: string[] = [];
+    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    store.behaviour.set(limited.query.query!, '429');
+    store.behaviour.set(broken.query.query!, 'garbage');
+    const stateOf = (id: string) => page.locator(`[data-panel="${id}"]`).getAttribute('data-state');
+    await expect.poll(() => stateOf(limited.id), { timeout: 10_000 }).toBe('stale');
+    await expect.poll(() => stateOf(broken.id), { timeout: 10_000 }).toBe('error');
+    await expect
+      .poll(() => page.locator(`[data-panel="${limited.id}"]`).innerText())
+      .toMatch(/stale · \d+ s ago/);
+    const others = (await panelStates(page)).filter(([id]) => id !== limited.id && id !== broken.id);
+    expect(others.every(([, s]) => s === 'ok')).toBe(true);
+    expect(errors.join('\n')).toContain(broken.id);
+    store.behaviour.clear();
+    await context.close();
+  });
+
+  it('opens the waterfall and workflow dialogs from the traces table, and the log detail dialog from a log row', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/monitoring?tab=traces&interval=600');
+    await page
+      .getByRole('button', { name: /^Expand run/ })
+      .first()
+      .click();
+    const articles = page.getByRole('list', { name: 'article pipelines' }).first();
+    await expect.poll(() => articles.locator('li').count()).toBe(3);
+    await page.getByRole('button', { name: 'Open waterfall' }).first().click();
+    const waterfall = page.getByTestId('waterfall');
+    await expect.poll(() => waterfall.getByRole('listitem').count()).toBe(12);
+    await waterfall.getByRole('listitem', { name: /article\.analysis_failed\.handle.*error/ }).click();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'selected span' }).innerText())
+      .toContain('model refused the request');
+    await env.screenshot(page, 'monitoring-waterfall');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Workflow of https://feed.test/article-2' }).click();
+    const workflow = page.getByTestId('workflow');
+    await expect.poll(() => workflow.innerText()).toContain('model refused the request');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page
+      .getByRole('row', { name: /log entry article\.analysis\.failed/ })
+      .first()
+      .click();
+    await expect.poll(() => page.getByTestId('log-raw').innerText()).toContain('corr-123');
+    await expect.poll(() => page.getByRole('dialog').innerText()).toContain('Correlation id');
+    await env.screenshot(page, 'monitoring-log-detail');
+    await context.close();
+  });
+});
+
+describe('monitoring dashboard without credentials', () => {
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    env = await startBrowserEnv();
+  });
+  afterAll(() => env?.close());
+
+  it('shows placeholders everywhere and sends nothing more after the first 503', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    const seen = recordMonitorRequests(page);
+    await page.goto('/admin/monitoring?interval=1');
+    await expect.poll(async () => (await panelStates(page)).length).toBeGreaterThan(3);
+    await expect
+      .poll(async () => (await panelStates(page)).every(([, s]) => s === 'not-configured'), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const count = seen.length;
+    await page.waitForTimeout(3000);
+    expect(seen.length).toBe(count);
+    expect(
+      await page
+        .locator('img')
+        .evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).complete).length),
+    ).toBe(0);
+    await env.screenshot(page, 'monitoring-not-configured');
+    await context.close();
+  });
+});
