@@ -1,10 +1,17 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArticleDetail, ArticleSummary } from '../../domain/articles.js';
-import { DateTime, IdParams, NoContent, Nullable, Obj, Pagination, Uuid, errors } from '../schemas/common.js';
+import { DateTime, IdParams, NoContent, Obj, Pagination, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import { clientIp } from '../plugins/client-ip.js';
 import type { HttpOptions, Services } from '../services.js';
+
+/**
+ * `type: [string, null]` rather than Nullable's anyOf: the response serializer writes it directly,
+ * where an anyOf makes it validate every value against each branch (measurable on a 20-row page).
+ */
+const NullableString = (opts: { format?: string; description?: string } = {}) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...opts });
 
 const ArticleFields = {
   id: Uuid(),
@@ -12,12 +19,12 @@ const ArticleFields = {
   title: Type.String(),
   url: Type.String(),
   source: Type.String(),
-  summary: Nullable(Type.String()),
-  published_at: Nullable(DateTime()),
+  summary: NullableString(),
+  published_at: NullableString({ format: 'date-time' }),
   scraped_at: DateTime(),
-  language: Nullable(Type.String()),
-  doi: Nullable(Type.String()),
-  arxiv_id: Nullable(Type.String()),
+  language: NullableString(),
+  doi: NullableString(),
+  arxiv_id: NullableString(),
   tags: Type.Array(Type.String()),
   metrics: Type.Record(Type.String(), Type.Number(), {
     description: 'enabled catalog metric_key → value; only metrics with a value',
@@ -29,11 +36,11 @@ const ArticleOut = Type.Object(ArticleFields, { title: 'ArticleOut' });
 const ArticleDetailOut = Type.Object(
   {
     ...ArticleFields,
-    content: Nullable(Type.String()),
-    author: Nullable(Type.String()),
+    content: NullableString(),
+    author: NullableString(),
     translations: Type.Record(
       Type.String(),
-      Type.Object({ title: Type.String(), summary: Nullable(Type.String()) }),
+      Type.Object({ title: Type.String(), summary: NullableString() }),
       { description: 'keyed by locale, e.g. zh-TW' },
     ),
   },
