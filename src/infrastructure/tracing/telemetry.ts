@@ -137,12 +137,13 @@ export function createTelemetry(c: TelemetryConfig, log: Logger, opts: Telemetry
       await Promise.allSettled([tracerProvider.forceFlush(), loggerProvider.forceFlush()]);
     },
     shutdown() {
-      // spans first: the log lines written while they export are shipped by the logs' shutdown
-      return (closed ??= (async () => {
-        await tracerProvider.shutdown().catch(() => undefined);
-        await meterProvider.shutdown().catch(() => undefined);
-        await loggerProvider.shutdown().catch(() => undefined);
-      })());
+      // all three at once: with the ingest down each waits up to the export timeout, and the
+      // process's graceful stop (25 s) must not run out while they do
+      return (closed ??= Promise.allSettled([
+        tracerProvider.shutdown(),
+        meterProvider.shutdown(),
+        loggerProvider.shutdown(),
+      ]).then(() => undefined));
     },
   };
 }
