@@ -63,7 +63,7 @@ export const pipelineArea =
     if (scope) handlers = traceHandlers(scope, handlers);
     const bus = new EventBus<PipelineEvents>(handlers, {
       logger: log,
-      concurrency: opts.concurrency ?? 8,
+      concurrency: opts.concurrency ?? 16,
       flowScope: scope ? withArticlePipelineSpan(scope) : undefined,
     });
 
