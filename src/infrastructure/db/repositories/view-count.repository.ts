@@ -14,11 +14,14 @@ export class DrizzleViewCountStore implements ViewCountStore {
     for (const i of increments) merged.set(i.articleId, (merged.get(i.articleId) ?? 0) + i.views);
     const ids = [...merged.keys()];
     const counts = sql`${`{${[...merged.values()].join(',')}}`}::int[]`;
+    // `a.id = any(ids)` lets the planner fetch the rows through the primary key instead of hashing
+    // a sequential scan of the whole table for every batch
+    const idArray = uuidArray(ids);
     const rows = rowsOf<{ views: number }>(
       await this.db.execute(sql`
         update articles a set view_count = coalesce(a.view_count, 0) + v.views
-        from unnest(${uuidArray(ids)}, ${counts}) as v(id, views)
-        where a.id = v.id
+        from unnest(${idArray}, ${counts}) as v(id, views)
+        where a.id = v.id and a.id = any(${idArray})
         returning v.views`),
     );
     return { articles: rows.length, views: rows.reduce((s, r) => s + Number(r.views), 0) };
