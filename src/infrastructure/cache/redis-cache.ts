@@ -13,6 +13,8 @@ export class RedisCache implements KeyValueCache {
       keyPrefix: opts.keyPrefix,
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
+      // concurrent commands (the view path's SET NX + INCR from many requests) share round trips
+      enableAutoPipelining: true,
       lazyConnect: false,
     });
     // connection errors surface on the failing command; the client reconnects by itself
