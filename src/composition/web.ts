@@ -23,7 +23,12 @@ export async function startWebRole(
   opts: { build?: boolean; port?: number; host?: string } = {},
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const { config, logger } = container;
-  if (opts.build !== false) await ensureSpaBuilt(ROOT, logger);
+  if (opts.build !== false) {
+    // a broken front-end build must not take the api and worker of the same process down with it
+    await ensureSpaBuilt(ROOT, logger).catch((err: unknown) =>
+      logger.error({ event: 'web.build.failed', err }, 'serving the previous build, if any'),
+    );
+  }
   const target = apiUrl
     ? apiUrl.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
     : config.web.apiUrl;
