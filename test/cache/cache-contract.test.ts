@@ -45,6 +45,17 @@ describe.each(cacheKinds())('cache contract: %s', (kind) => {
     expect(await cache.ttl('win')).toBeGreaterThan(40);
   });
 
+  it('incrOnce counts once per key under concurrency and sets the TTL', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => cache.incrOnce('once:a', 100, 'cnt:a')),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await cache.get('cnt:a')).toBe('1');
+    expect(await cache.ttl('once:a')).toBeGreaterThan(90);
+    expect(await cache.incrOnce('once:b', 100, 'cnt:a')).toBe(true);
+    expect(await cache.get('cnt:a')).toBe('2');
+  });
+
   it('take reads and deletes so a value is never read twice', async () => {
     await cache.incrBy('t', 3);
     const [a, b] = await Promise.all([cache.take('t'), cache.take('t')]);

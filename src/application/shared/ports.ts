@@ -13,6 +13,11 @@ export interface KeyValueCache {
   incrBy(key: string, by?: number): Promise<number>;
   /** increments and sets the TTL when the key is new; the window counter of a rate limiter */
   incrWithTtl(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Atomically: when `onceKey` is absent, set it with the TTL and increment `counterKey`; true when
+   * it counted. One round trip, and no moment where the first is set but the second not.
+   */
+  incrOnce(onceKey: string, ttlSeconds: number, counterKey: string): Promise<boolean>;
   /** atomically reads and deletes (GETDEL): what was read can no longer be counted twice */
   take(key: string): Promise<string | null>;
   del(...keys: string[]): Promise<void>;

@@ -40,9 +40,7 @@ export class ViewsService {
   /** true when the view was counted (unknown article and repeated views are not) */
   async recordView(articleId: string, ip: string): Promise<boolean> {
     if (!(await this.articleExists(articleId))) return false;
-    if (!(await this.cache.setIfAbsent(viewedKey(ip, articleId), '1', VIEW_DEDUP_SECONDS))) return false;
-    await this.cache.incrBy(viewCounterKey(articleId), 1);
-    return true;
+    return this.cache.incrOnce(viewedKey(ip, articleId), VIEW_DEDUP_SECONDS, viewCounterKey(articleId));
   }
 
   flush(): Promise<FlushResult> {

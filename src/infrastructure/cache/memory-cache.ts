@@ -60,6 +60,12 @@ export class MemoryCache implements KeyValueCache {
     return next;
   }
 
+  async incrOnce(onceKey: string, ttlSeconds: number, counterKey: string) {
+    if (!(await this.setIfAbsent(onceKey, '1', ttlSeconds))) return false;
+    await this.incrBy(counterKey, 1);
+    return true;
+  }
+
   async take(key: string) {
     const e = this.live(key);
     this.map.delete(key);

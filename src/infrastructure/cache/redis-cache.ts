@@ -4,6 +4,9 @@ import type { KeyValueCache } from '../../application/shared/ports.js';
 // INCR that sets the TTL only when the key is created (a fixed window).
 const INCR_WITH_TTL = `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`;
 
+// SET NX EX on the first key; only when it was set, INCR the counter.
+const INCR_ONCE = `if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then redis.call('INCR', KEYS[2]) return 1 end return 0`;
+
 export class RedisCache implements KeyValueCache {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
@@ -44,6 +47,10 @@ export class RedisCache implements KeyValueCache {
 
   async incrWithTtl(key: string, ttlSeconds: number) {
     return Number(await this.redis.eval(INCR_WITH_TTL, 1, key, ttlSeconds));
+  }
+
+  async incrOnce(onceKey: string, ttlSeconds: number, counterKey: string) {
+    return Number(await this.redis.eval(INCR_ONCE, 2, onceKey, counterKey, ttlSeconds)) === 1;
   }
 
   async take(key: string) {
