@@ -29,7 +29,7 @@ export default defineConfig({
         ? [
             {
               // headless Chromium against the built SPA: one file at a time, the SPA built once per run
-              extends: true,
+              extends: true as const,
               test: {
                 name: 'browser',
                 include: ['test/browser/**/*.test.ts'],
