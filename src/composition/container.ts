@@ -24,6 +24,7 @@ import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
+import { wirePreferences } from './preferences.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
@@ -34,7 +35,7 @@ import { wirePipeline } from './pipeline.js';
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
  * An area may use the services of the areas before it (ctx.services).
  */
-const AREAS: WireArea[] = [wireTags, wireArticles, wireReports, wirePipeline];
+const AREAS: WireArea[] = [wirePreferences, wireTags, wireArticles, wireReports, wirePipeline];
 
 export interface ContainerOverrides {
   database?: Database;

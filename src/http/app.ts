@@ -13,6 +13,8 @@ import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
+import { metricsRoutes } from './routes/metrics.routes.js';
+import { userRoutes } from './routes/users.routes.js';
 import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
@@ -85,6 +87,8 @@ export async function buildApp(
   await app.register(reportsRoutes(services));
   await app.register(mediaRoutes(services));
   await app.register(scraperRoutes(services));
+  await app.register(metricsRoutes(services));
+  await app.register(userRoutes(services));
 
   return app;
 }

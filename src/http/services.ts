@@ -11,6 +11,8 @@ import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
+import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
+import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
 
 /**
  * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
@@ -25,6 +27,8 @@ export interface Services {
   views: ViewsService;
   reports: ReportsService;
   weeklyReports: WeeklyReportService;
+  metricCatalog: MetricCatalogService;
+  preferences: UserPreferencesService;
   tagGroups: TagGroupsService;
   tags: TagsService;
   /** the pipeline tags articles through this (tags area) */

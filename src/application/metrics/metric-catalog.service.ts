@@ -1,0 +1,63 @@
+import { invalid, notFound } from '../../domain/errors.js';
+import { METRIC_ICONS, isMetricIcon, type MetricDefinition } from '../../domain/metrics.js';
+import type { MetricDefinitionRepository } from './metrics.ports.js';
+
+export interface MetricDefinitionOut {
+  metric_key: string;
+  label_i18n_key: string;
+  icon_name: string | null;
+  format_hint: string;
+  unit: string;
+}
+
+export interface AdminMetricDefinitionOut extends MetricDefinitionOut {
+  id: string;
+  enabled: boolean;
+}
+
+const publicOut = (d: MetricDefinition): MetricDefinitionOut => ({
+  metric_key: d.metricKey,
+  label_i18n_key: d.labelI18nKey,
+  icon_name: d.iconName,
+  format_hint: d.formatHint,
+  unit: d.unit,
+});
+const adminOut = (d: MetricDefinition): AdminMetricDefinitionOut => ({
+  id: d.id,
+  ...publicOut(d),
+  enabled: d.enabled,
+});
+
+/** The metric catalog: which article metrics are shown and sortable (extraction sources stay internal). */
+export class MetricCatalogService {
+  constructor(private readonly definitions: MetricDefinitionRepository) {}
+
+  async listPublic(): Promise<MetricDefinitionOut[]> {
+    return (await this.definitions.list({ enabledOnly: true })).map(publicOut);
+  }
+
+  async listAdmin(): Promise<AdminMetricDefinitionOut[]> {
+    return (await this.definitions.list()).map(adminOut);
+  }
+
+  icons(): { icons: string[] } {
+    return { icons: [...METRIC_ICONS] };
+  }
+
+  /** Only `enabled` and `icon_name` are ever applied; a field not sent stays as it is. */
+  async update(
+    id: string,
+    patch: { enabled?: boolean; icon_name?: string | null },
+  ): Promise<AdminMetricDefinitionOut> {
+    if (patch.icon_name !== undefined && patch.icon_name !== null && !isMetricIcon(patch.icon_name))
+      throw invalid(`icon "${patch.icon_name}" is not in the icon whitelist`, 'icon_not_allowed', [
+        { path: '/icon_name', message: `one of ${METRIC_ICONS.join(', ')}` },
+      ]);
+    const updated = await this.definitions.update(id, {
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(patch.icon_name !== undefined ? { iconName: patch.icon_name } : {}),
+    });
+    if (!updated) throw notFound('metric definition');
+    return adminOut(updated);
+  }
+}
