@@ -1,0 +1,160 @@
+import { HttpPeer, sendJson } from '../peers/http-peer.js';
+
+/**
+ * A Loki + Tempo speaking peer for the dashboard (browser test and bench): matrix answers for
+ * aggregate queries, streams for log queries, a search hit and a 3-article trace for Tempo. Per
+ * query behaviour ('429', 'garbage') and an upstream delay are knobs.
+ */
+export const MONITOR_API_KEY = 'dash-key';
+const API_KEY = MONITOR_API_KEY;
+const NS = 1_000_000n;
+const nowNs = () => BigInt(Date.now()) * NS;
+
+export type Behaviour = 'ok' | '429' | 'garbage';
+
+/** A Loki + Tempo peer: matrix for aggregate queries, streams for log queries, traces for Tempo. */
+export function storePeer() {
+  const behaviour = new Map<string, Behaviour>();
+  let delayMs = 0;
+  const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+  const peer = new HttpPeer(async (req, res) => {
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    const q = req.query.get('query') ?? req.query.get('q') ?? '';
+    const b = behaviour.get(q) ?? 'ok';
+    if (b === '429') return sendJson(res, 429, { error: 'too many requests' });
+    if (b === 'garbage') return sendJson(res, 200, { totally: 'different', shape: [1, 2, 3] });
+    if (req.path.endsWith('/loki/api/v1/query_range')) {
+      const isLog = q.trimStart().startsWith('{') && !/\b(count_over_time|rate|sum|avg|max|min)\b/.test(q);
+      const t = Math.floor(Date.now() / 1000);
+      if (!isLog)
+        return sendJson(res, 200, {
+          status: 'success',
+          data: {
+            resultType: 'matrix',
+            result: [
+              {
+                metric: { stage: 'analysis' },
+                values: [
+                  [t - 120, '2'],
+                  [t - 60, '5'],
+                  [t, '7'],
+                ],
+              },
+            ],
+          },
+        });
+      const line = (event: string, level: string) =>
+        JSON.stringify({
+          level,
+          event,
+          correlation_id: 'corr-123',
+          run_id: 'run-1',
+          time: new Date().toISOString(),
+          msg: `${event} happened`,
+        });
+      return sendJson(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'streams',
+          result: [
+            {
+              stream: { service_name: 'article-intel', level: 'error' },
+              values: [
+                [String(nowNs()), line('article.analysis.failed', 'error')],
+                [String(nowNs() - 5n * NS * 1000n), line('scraper.run.completed', 'info')],
+              ],
+            },
+          ],
+        },
+      });
+    }
+    if (req.path.endsWith('/api/search'))
+      return sendJson(res, 200, {
+        traces: [
+          {
+            traceID: traceId,
+            rootServiceName: 'article-intel',
+            rootTraceName: 'scraper.run',
+            startTimeUnixNano: String(nowNs() - 60_000n * NS),
+            durationMs: 1500,
+            spanSet: {
+              spans: [
+                {
+                  spanID: 'root',
+                  attributes: [{ key: 'deployment.environment', value: { stringValue: 'production' } }],
+                },
+              ],
+              matched: 12,
+            },
+          },
+        ],
+      });
+    if (req.path.startsWith('/api/traces/'))
+      return sendJson(res, 200, {
+        batches: [{ resource: { attributes: [] }, scopeSpans: [{ spans: traceSpans(traceId) }] }],
+      });
+    sendJson(res, 404, { error: 'no route' });
+  });
+  return {
+    peer,
+    behaviour,
+    setDelay: (ms: number) => (delayMs = ms),
+  };
+}
+
+function traceSpans(traceId: string) {
+  const t0 = nowNs() - 60_000n * NS;
+  const s = (
+    id: string,
+    parent: string | undefined,
+    name: string,
+    start: number,
+    end: number,
+    extra: object = {},
+  ) => ({
+    traceId,
+    spanId: id,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name,
+    startTimeUnixNano: String(t0 + BigInt(start) * NS),
+    endTimeUnixNano: String(t0 + BigInt(end) * NS),
+    attributes: [] as { key: string; value: { stringValue: string } }[],
+    status: { code: 0 },
+    ...extra,
+  });
+  const spans = [s('r', undefined, 'scraper.run', 0, 1500)];
+  for (const [i, stage] of [
+    'pipeline.discover',
+    'pipeline.fetch',
+    'pipeline.dedup',
+    'pipeline.publish_articles',
+  ].entries())
+    spans.push(s(`p${i}`, 'r', stage, i * 100, i * 100 + 90));
+  for (let a = 1; a <= 3; a++) {
+    spans.push(
+      s(`a${a}`, 'r', 'article.pipeline', 400 + a * 10, 1400, {
+        attributes: [{ key: 'article.url', value: { stringValue: `https://feed.test/article-${a}` } }],
+      }),
+    );
+    spans.push(s(`a${a}s`, `a${a}`, 'article.scraped.handle', 410 + a * 10, 420 + a * 10));
+    if (a === 2)
+      spans.push(
+        s(`a${a}f`, `a${a}`, 'article.analysis_failed.handle', 500, 520, {
+          status: { code: 2, message: 'model refused the request' },
+        }),
+      );
+    else spans.push(s(`a${a}c`, `a${a}`, 'article.analysis_completed.handle', 500, 600));
+  }
+  return spans;
+}
+
+export const monitorEnv = (url: string) => ({
+  MONITOR_URL: url,
+  MONITOR_API_KEY: API_KEY,
+  MONITOR_LOGS_URL: url,
+  MONITOR_LOGS_USER: 'logs-user',
+  MONITOR_TRACES_URL: url,
+  MONITOR_TRACES_USER: 'traces-user',
+  MONITOR_METRICS_URL: url,
+  MONITOR_METRICS_USER: 'metrics-user',
+});
