@@ -1,18 +1,33 @@
 /**
  * Dashboard load (DESIGN.md §6: with a 100 ms upstream, every panel filled <= 1.5 s after
- * navigation): headless Chromium against the built SPA, the web role and the real api on PGlite,
- * whose MONITOR_* point at a Loki/Tempo-speaking peer answering every query after 100 ms. The figure
- * is the slowest of several navigations to /admin/monitoring, from `goto` until every panel of the
- * Operations tab reports data (`data-state="ok"`); a fresh browser context each time, so the lazy
- * chunk and the panel catalog are fetched again.
+ * navigation): headless Chromium against the whole service started as `npm start` starts it (api,
+ * web and worker roles, PGlite, the built SPA), whose MONITOR_* point at a Loki/Tempo-speaking peer
+ * answering every query after 100 ms. The figure is the slowest of several navigations to
+ * /admin/monitoring, from `goto` until every panel of the Operations tab reports data
+ * (`data-state="ok"`), each in a fresh browser context, so the lazy chunk and the panel catalog are
+ * fetched again. The first navigation (cold server paths) is reported apart in the notes.
  */
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import type { Scenario } from '../types.js';
-import { startBrowserEnv } from '../../test/browser/helpers/browser.js';
 import { monitorEnv, storePeer } from '../../test/helpers/monitoring-store-peer.js';
 
 const BUDGET_MS = 1500;
 const UPSTREAM_MS = 100;
+const ADMIN = { email: 'bench-admin@example.com', password: 'bench-password-123' };
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
 
 export const scenarios: Scenario[] = [
   {
@@ -23,13 +38,53 @@ export const scenarios: Scenario[] = [
       const store = storePeer();
       store.setDelay(UPSTREAM_MS);
       await store.peer.start();
-      const env = await startBrowserEnv({ env: monitorEnv(store.peer.url) });
+      const dataDir = mkdtempSync(join(tmpdir(), 'bench-dash-'));
+      const [apiPort, webPort] = [await freePort(), await freePort()];
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
+        env: {
+          ...process.env,
+          ...monitorEnv(store.peer.url),
+          DATA_DIR: dataDir,
+          API_PORT: String(apiPort),
+          PORT: String(webPort),
+          API_HOST: '127.0.0.1',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: '',
+          REDIS_URL: '',
+          AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+          ADMIN_EMAIL: ADMIN.email,
+          ADMIN_PASSWORD: ADMIN.password,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const webUrl = `http://127.0.0.1:${webPort}`;
+      const browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
       const times: number[] = [];
       let panels = 0;
       try {
-        const runs = ctx.quick ? 3 : 7;
+        const until = Date.now() + 180_000;
+        for (;;) {
+          if (child.exitCode !== null) throw new Error('service exited during start-up');
+          const up = await fetch(`${webUrl}/api/session`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(ADMIN),
+          }).catch(() => undefined);
+          if (up?.ok) break;
+          if (Date.now() > until) throw new Error(`service not ready: ${up?.status ?? 'no answer'}`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        const runs = ctx.quick ? 3 : 8;
         for (let i = 0; i < runs; i++) {
-          const { page, context } = await env.newContext({ as: 'admin' });
+          const context = await browser.newContext({ baseURL: webUrl });
+          const login = await context.request.post('/api/session', { data: ADMIN });
+          if (!login.ok()) throw new Error(`login: ${login.status()}`);
+          const page = await context.newPage();
           const t0 = performance.now();
           await page.goto('/admin/monitoring?interval=600');
           await page.waitForFunction(
@@ -45,10 +100,12 @@ export const scenarios: Scenario[] = [
           await context.close();
         }
       } finally {
-        await env.close();
+        await browser.close().catch(() => {});
+        child.kill('SIGTERM');
+        if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+        rmSync(dataDir, { recursive: true, force: true });
         await store.peer.stop();
       }
-      // the first navigation also warms the server-side paths (JIT, PGlite); it is reported apart
       const [first, ...rest] = times;
       const worst = Math.max(...rest);
       const median = [...rest].sort((a, b) => a - b)[Math.floor(rest.length / 2)]!;
@@ -57,9 +114,9 @@ export const scenarios: Scenario[] = [
           scenario: 'dashboard',
           figure: Math.round(worst),
           unit: 'ms',
-          budget: `every panel filled <= ${BUDGET_MS} ms after navigation (100 ms upstream)`,
-          pass: worst <= BUDGET_MS,
-          notes: `${panels} Operations panels; worst of ${rest.length} navigations ${Math.round(worst)} ms, median ${Math.round(median)} ms; first (cold) navigation ${Math.round(first!)} ms`,
+          budget: `every panel filled <= ${BUDGET_MS} ms after navigation (${UPSTREAM_MS} ms upstream)`,
+          pass: worst <= BUDGET_MS && first! <= BUDGET_MS,
+          notes: `${panels} Operations panels, npm start roles on PGlite; worst of ${rest.length} navigations ${Math.round(worst)} ms, median ${Math.round(median)} ms; first (cold) navigation ${Math.round(first!)} ms`,
         },
       ];
     },

@@ -16,6 +16,7 @@ export type Behaviour = 'ok' | '429' | 'garbage';
 export function storePeer() {
   const behaviour = new Map<string, Behaviour>();
   let delayMs = 0;
+  let bulkSpans = 0;
   const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
   const peer = new HttpPeer(async (req, res) => {
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
@@ -91,7 +92,7 @@ export function storePeer() {
       });
     if (req.path.startsWith('/api/traces/'))
       return sendJson(res, 200, {
-        batches: [{ resource: { attributes: [] }, scopeSpans: [{ spans: traceSpans(traceId) }] }],
+        batches: [{ resource: { attributes: [] }, scopeSpans: [{ spans: traceSpans(traceId, bulkSpans) }] }],
       });
     sendJson(res, 404, { error: 'no route' });
   });
@@ -99,10 +100,12 @@ export function storePeer() {
     peer,
     behaviour,
     setDelay: (ms: number) => (delayMs = ms),
+    /** extra child spans of the run root in the trace detail (for the 5,000-span waterfall) */
+    setBulkSpans: (n: number) => (bulkSpans = n),
   };
 }
 
-function traceSpans(traceId: string) {
+function traceSpans(traceId: string, bulk = 0) {
   const t0 = nowNs() - 60_000n * NS;
   const s = (
     id: string,
@@ -144,6 +147,12 @@ function traceSpans(traceId: string) {
         }),
       );
     else spans.push(s(`a${a}c`, `a${a}`, 'article.analysis_completed.handle', 500, 600));
+  }
+  // bulk spans nest two deep: a group span every 50, the others children of their group
+  for (let i = 0; i < bulk; i++) {
+    const group = i - (i % 50);
+    const at = 600 + (i % 800);
+    spans.push(s(`b${i}`, i === group ? 'r' : `b${group}`, `bulk.span.${i}`, at, at + 5));
   }
   return spans;
 }
