@@ -68,6 +68,7 @@ const EnvSchema = Type.Object({
   SEMANTIC_SCHOLAR_API_URL: Url(),
   OPENALEX_API_URL: Url(),
   CROSSREF_API_URL: Url(),
+  CITATION_REQUESTS_PER_SECOND: Int(1, 1000),
   // embeddings (DESIGN.md §4)
   EMBEDDING_URL: Url(),
   EMBEDDING_API_KEY: Str(),
@@ -138,7 +139,13 @@ export interface Config {
     secretAccessKey: string | undefined;
     publicUrl: string | undefined;
   };
-  citations: { semanticScholarUrl: string; openAlexUrl: string; crossrefUrl: string };
+  citations: {
+    semanticScholarUrl: string;
+    openAlexUrl: string;
+    crossrefUrl: string;
+    /** per source: a small limiter keeps each API under its public rate limit */
+    requestsPerSecond: number;
+  };
   embedding: {
     url: string | undefined;
     apiKey: string | undefined;
@@ -291,6 +298,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       ),
       openAlexUrl: (e.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
       crossrefUrl: (e.CROSSREF_API_URL ?? 'https://api.crossref.org').replace(/\/+$/, ''),
+      requestsPerSecond: e.CITATION_REQUESTS_PER_SECOND ?? 1,
     },
     embedding: {
       url: e.EMBEDDING_URL?.replace(/\/+$/, ''),

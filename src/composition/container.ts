@@ -25,6 +25,7 @@ import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import { wirePreferences } from './preferences.js';
+import { wireMetrics } from './metrics.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
@@ -35,7 +36,14 @@ import { wirePipeline } from './pipeline.js';
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
  * An area may use the services of the areas before it (ctx.services).
  */
-const AREAS: WireArea[] = [wirePreferences, wireTags, wireArticles, wireReports, wirePipeline];
+const AREAS: WireArea[] = [
+  wirePreferences,
+  wireMetrics,
+  wireTags,
+  wireArticles,
+  wireReports,
+  wirePipeline,
+];
 
 export interface ContainerOverrides {
   database?: Database;

@@ -12,6 +12,7 @@ import type { ScraperService } from '../application/pipeline/scraper.service.js'
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
+import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
 
 /**
@@ -28,6 +29,7 @@ export interface Services {
   reports: ReportsService;
   weeklyReports: WeeklyReportService;
   metricCatalog: MetricCatalogService;
+  metricRefresh: MetricRefreshService;
   preferences: UserPreferencesService;
   tagGroups: TagGroupsService;
   tags: TagsService;

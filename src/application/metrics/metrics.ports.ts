@@ -1,4 +1,4 @@
-import type { MetricDefinition } from '../../domain/metrics.js';
+import type { ArticleIdentifiers, MetricDefinition } from '../../domain/metrics.js';
 
 export interface MetricDefinitionRepository {
   /** every catalog entry, in extraction-priority order */
@@ -7,4 +7,44 @@ export interface MetricDefinitionRepository {
     id: string,
     patch: { enabled?: boolean; iconName?: string | null },
   ): Promise<MetricDefinition | null>;
+}
+
+/** One citation API (DESIGN.md §4). `null`: the API has no value (404 or a missing field). */
+export interface CitationSource {
+  readonly provider: string;
+  /** whether the article has an identifier this source can look up */
+  canLookUp(ids: ArticleIdentifiers): boolean;
+  /** throws when the API keeps failing after its retries */
+  citations(ids: ArticleIdentifiers): Promise<number | null>;
+}
+
+export interface RefreshDefinition {
+  metricKey: string;
+  /** providers, in extraction-priority order */
+  providers: string[];
+}
+
+export interface RefreshCandidate {
+  id: string;
+  doi: string | null;
+  arxivId: string | null;
+  url: string | null;
+  metadata: Record<string, unknown>;
+  /** the metric keys to refresh (missing or stale) with their stored value (undefined: no row) */
+  stale: Record<string, number | null | undefined>;
+}
+
+export interface MetricValueWrite {
+  articleId: string;
+  metricKey: string;
+  value: number | null;
+  source: string | null;
+  refreshedAt: Date;
+}
+
+export interface MetricRefreshStore {
+  enabledDefinitions(): Promise<RefreshDefinition[]>;
+  /** articles with no value, or a value refreshed before `staleBefore`, for one of the keys */
+  candidates(metricKeys: string[], staleBefore: Date): Promise<RefreshCandidate[]>;
+  upsert(values: MetricValueWrite[]): Promise<void>;
 }

@@ -21,6 +21,13 @@ const AdminEntry = Type.Object({
   enabled: Type.Boolean(),
 });
 const sec = { security: [{ bearer: [] }] };
+const RefreshSummary = Type.Object({
+  articles: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  failed: Type.Integer(),
+  by_source: Type.Record(Type.String(), Type.Integer()),
+});
 
 export const metricsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -80,5 +87,21 @@ export const metricsRoutes =
         },
       },
       async (req) => c.update(req.params.id, req.body),
+    );
+    app.post(
+      '/admin/jobs/refresh-metrics',
+      {
+        preHandler: requireAdmin,
+        schema: {
+          tags: ['jobs', 'metrics'],
+          ...sec,
+          summary: 'Run the metric refresh now (missing or day-old values of enabled metrics)',
+          description:
+            'Counts are per article and metric value; by_source says where the written values came ' +
+            'from (`none`: every source answered without a value). 409 while a refresh is running.',
+          response: { 200: RefreshSummary, ...errors(401, 403, 409) },
+        },
+      },
+      async () => services.metricRefresh.runNow(),
     );
   };

@@ -3,6 +3,7 @@ import { userCommands } from './users.command.js';
 import { viewCommands } from './views.command.js';
 import { reportCommands } from './reports.command.js';
 import { scrapeCommands } from './scrape.command.js';
+import { metricCommands } from './metrics.command.js';
 
 /** Every CLI command; each area adds its `<area>.command.ts` here. */
 export const commands: Record<string, Command> = {
@@ -10,4 +11,5 @@ export const commands: Record<string, Command> = {
   ...viewCommands,
   ...reportCommands,
   ...scrapeCommands,
+  ...metricCommands,
 };

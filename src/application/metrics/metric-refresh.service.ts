@@ -1,0 +1,124 @@
+import { resolveIdentifiers } from '../../domain/metrics.js';
+import { conflict } from '../../domain/errors.js';
+import type { Clock, JobLock, Logger } from '../shared/ports.js';
+import type { CitationSource, MetricRefreshStore, MetricValueWrite } from './metrics.ports.js';
+
+export interface RefreshSummary {
+  /** articles that had at least one missing or stale value */
+  articles: number;
+  /** values written that differ from the stored one (or were missing) */
+  updated: number;
+  /** values written equal to the stored one (refreshed_at moves on) */
+  unchanged: number;
+  /** values left alone because every source that could answer failed; retried next run */
+  failed: number;
+  /** where the written values came from; `none` = every source answered without a value */
+  by_source: Record<string, number>;
+}
+
+export interface RefreshProgress {
+  done: number;
+  total: number;
+}
+
+export const METRIC_REFRESH_JOB = 'metric-refresh';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** articles refreshed at once: sources are rate limited, a small overlap keeps the limiter busy */
+const CONCURRENCY = 4;
+
+/**
+ * Daily metric refresh (spec "Metric refresh"): every enabled metric with a missing or stale
+ * value is looked up in its extraction sources in priority order; the first non-null wins.
+ * Idempotent: a second run within a day finds nothing to do.
+ */
+export class MetricRefreshService {
+  private readonly sources: Map<string, CitationSource>;
+
+  constructor(
+    private readonly store: MetricRefreshStore,
+    sources: CitationSource[],
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly lock: JobLock,
+  ) {
+    this.sources = new Map(sources.map((s) => [s.provider, s]));
+  }
+
+  /** The admin endpoint and the CLI: the same lock as the cron tick, so two never overlap. */
+  async runNow(onProgress?: (p: RefreshProgress) => void): Promise<RefreshSummary> {
+    const r = await this.lock.runExclusive(`cron:${METRIC_REFRESH_JOB}`, () => this.run(onProgress));
+    if (!r.ran) throw conflict('the metric refresh is already running', 'job_running');
+    return r.value;
+  }
+
+  async run(onProgress: (p: RefreshProgress) => void = () => undefined): Promise<RefreshSummary> {
+    const started = Date.now();
+    const summary: RefreshSummary = { articles: 0, updated: 0, unchanged: 0, failed: 0, by_source: {} };
+    const definitions = await this.store.enabledDefinitions();
+    if (!definitions.length) return summary;
+    const providersOf = new Map(definitions.map((d) => [d.metricKey, d.providers]));
+    const now = this.clock.now();
+    const candidates = await this.store.candidates(
+      definitions.map((d) => d.metricKey),
+      new Date(now.getTime() - DAY_MS),
+    );
+    summary.articles = candidates.length;
+    this.logger.info({ event: 'metrics.refresh_started', articles: candidates.length });
+    onProgress({ done: 0, total: candidates.length });
+
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < candidates.length) {
+        const article = candidates[next++]!;
+        const ids = resolveIdentifiers(article);
+        const writes: MetricValueWrite[] = [];
+        for (const [metricKey, previous] of Object.entries(article.stale)) {
+          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id);
+          if (found === 'failed') {
+            summary.failed++;
+            continue;
+          }
+          writes.push({ articleId: article.id, metricKey, ...found, refreshedAt: this.clock.now() });
+          if (previous === found.value) summary.unchanged++;
+          else summary.updated++;
+          const key = found.source ?? 'none';
+          summary.by_source[key] = (summary.by_source[key] ?? 0) + 1;
+        }
+        if (writes.length) await this.store.upsert(writes);
+        onProgress({ done: ++done, total: candidates.length });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, candidates.length) }, worker));
+    this.logger.info({
+      event: 'metrics.refresh_finished',
+      ...summary,
+      duration_ms: Date.now() - started,
+    });
+    return summary;
+  }
+
+  /** First non-null value in priority order; `failed` only when no source answered at all. */
+  private async lookUp(
+    providers: string[],
+    ids: ReturnType<typeof resolveIdentifiers>,
+    articleId: string,
+  ): Promise<{ value: number | null; source: string | null } | 'failed'> {
+    let answered = false;
+    let tried = false;
+    for (const provider of providers) {
+      const source = this.sources.get(provider);
+      if (!source || !source.canLookUp(ids)) continue;
+      tried = true;
+      try {
+        const value = await source.citations(ids);
+        answered = true;
+        if (value !== null) return { value, source: provider };
+      } catch (err) {
+        this.logger.warn({ event: 'metrics.source_failed', provider, article_id: articleId, err });
+      }
+    }
+    // no source could look the article up (no identifier): null, so it waits until stale again
+    return answered || !tried ? { value: null, source: null } : 'failed';
+  }
+}

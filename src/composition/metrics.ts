@@ -1,0 +1,31 @@
+import { METRIC_REFRESH_JOB, MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import {
+  CrossrefSource,
+  OpenAlexSource,
+  SemanticScholarSource,
+} from '../infrastructure/citations/citation-sources.js';
+import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
+import type { WireArea } from './context.js';
+
+/** Daily metric refresh from the citation APIs (cron, CLI, admin endpoint). */
+export const wireMetrics: WireArea = (ctx) => {
+  const { citations } = ctx.config;
+  const opts = { requestsPerSecond: citations.requestsPerSecond };
+  const metricRefresh = new MetricRefreshService(
+    new DrizzleMetricRefreshStore(ctx.db),
+    [
+      new SemanticScholarSource(citations.semanticScholarUrl, opts),
+      new OpenAlexSource(citations.openAlexUrl, opts),
+      new CrossrefSource(citations.crossrefUrl, opts),
+    ],
+    ctx.clock,
+    ctx.logger.child({ area: 'metrics' }),
+    ctx.jobLock,
+  );
+  return {
+    services: { metricRefresh },
+    jobs: [
+      { name: METRIC_REFRESH_JOB, cron: ctx.config.jobs.metricRefreshCron, run: () => metricRefresh.run() },
+    ],
+  };
+};

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { dbKinds } from '../helpers/db.js';
+import { makeArticle, makeMetricDefinition, setMetric } from '../helpers/article-factories.js';
+import { HttpPeer, sendJson, type RecordedRequest } from '../peers/http-peer.js';
+import { articleMetrics } from '../../src/infrastructure/db/schema/index.js';
+
+/** citation counts each fake API knows, by the id it is asked for */
+type Known = Map<string, number | null>;
+
+describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback', (kind) => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  const s2Known: Known = new Map();
+  const oaKnown: Known = new Map();
+  const crKnown: Known = new Map();
+  /** responses to play before the normal answer, per peer */
+  const s2Failures: { status: number; headers?: Record<string, string> }[] = [];
+
+  const s2 = new HttpPeer((req, res) => {
+    const failure = s2Failures.shift();
+    if (failure) return sendJson(res, failure.status, { error: 'busy' }, failure.headers);
+    const id = decodeURIComponent(req.path.replace('/graph/v1/paper/', ''));
+    if (req.query.get('fields') !== 'citationCount' || !s2Known.has(id)) return sendJson(res, 404, {});
+    sendJson(res, 200, { paperId: 'p', citationCount: s2Known.get(id) });
+  });
+  const oaFailures: { status: number; headers?: Record<string, string> }[] = [];
+  const openAlex = new HttpPeer((req, res) => {
+    const failure = oaFailures.shift();
+    if (failure) return sendJson(res, failure.status, { error: 'busy' }, failure.headers);
+    const id = decodeURIComponent(req.path.replace('/works/', ''));
+    if (!oaKnown.has(id)) return sendJson(res, 404, {});
+    sendJson(res, 200, { id: 'W1', cited_by_count: oaKnown.get(id) });
+  });
+  const crossref = new HttpPeer((req, res) => {
+    const id = decodeURIComponent(req.path.replace('/works/', ''));
+    if (!crKnown.has(id)) return sendJson(res, 404, { status: 'error' });
+    sendJson(res, 200, { status: 'ok', message: { 'is-referenced-by-count': crKnown.get(id) } });
+  });
+  const peers = [s2, openAlex, crossref];
+  const paths = (p: HttpPeer) => p.requests.map((r: RecordedRequest) => r.path);
+
+  beforeAll(async () => {
+    await Promise.all(peers.map((p) => p.start()));
+    t = await buildTestApp({
+      db: kind,
+      env: {
+        SEMANTIC_SCHOLAR_API_URL: s2.url,
+        OPENALEX_API_URL: openAlex.url,
+        CROSSREF_API_URL: crossref.url,
+        CITATION_REQUESTS_PER_SECOND: '1000',
+      },
+    });
+    admin = (await t.login('admin')).headers;
+  });
+  afterAll(async () => {
+    await t.close();
+    await Promise.all(peers.map((p) => p.stop()));
+  });
+  beforeEach(() => {
+    for (const p of peers) p.requests.length = 0;
+    s2Failures.length = 0;
+    oaFailures.length = 0;
+  });
+
+  const db = () => t.container.database.db;
+  const refresh = async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/admin/jobs/refresh-metrics', headers: admin });
+    expect(res.statusCode).toBe(200);
+    return res.json() as {
+      articles: number;
+      updated: number;
+      unchanged: number;
+      failed: number;
+      by_source: Record<string, number>;
+    };
+  };
+  const stored = async (articleId: string, key = 'citation_count') =>
+    (
+      await db()
+        .select()
+        .from(articleMetrics)
+        .where(and(eq(articleMetrics.articleId, articleId), eq(articleMetrics.metricKey, key)))
+    )[0];
+  const citationsShown = async (articleId: string) => {
+    const res = await t.app.inject({ url: `/articles/${articleId}` });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { metrics: Record<string, number | null> }).metrics.citation_count;
+  };
+
+  it('takes the first non-null source in priority order and stores its name', async () => {
+    const a = await makeArticle(db(), { doi: '10.1000/first' });
+    const b = await makeArticle(db(), { doi: '10.1000/second' });
+    s2Known.set('DOI:10.1000/first', 42);
+    oaKnown.set('doi:10.1000/first', 41);
+    // Semantic Scholar does not know b: OpenAlex answers null, Crossref has the value
+    oaKnown.set('doi:10.1000/second', null);
+    crKnown.set('10.1000/second', 7);
+
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 2, updated: 2, unchanged: 0, failed: 0 });
+    expect(summary.by_source).toEqual({ semantic_scholar: 1, crossref: 1 });
+    expect(await stored(a.id)).toMatchObject({ value: 42, source: 'semantic_scholar' });
+    expect(await stored(b.id)).toMatchObject({ value: 7, source: 'crossref' });
+    // a was answered by the first source: the later ones were never asked about it
+    expect(paths(openAlex)).toEqual(['/works/doi:10.1000/second']);
+    expect(paths(crossref)).toEqual(['/works/10.1000/second']);
+    expect(await citationsShown(a.id)).toBe(42);
+  });
+
+  it('resolves an arXiv id from metadata and skips the DOI-only source', async () => {
+    const a = await makeArticle(db(), {
+      metadata: { links: [], arxiv_url: 'https://arxiv.org/abs/2401.01234v2' },
+    });
+    const b = await makeArticle(db(), { metadata: { arxiv_id: '2402.05678' } });
+    s2Known.set('ARXIV:2401.01234', 3);
+    oaKnown.set('doi:10.48550/arXiv.2402.05678', 9);
+
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 2, updated: 2, failed: 0 });
+    expect(await stored(a.id)).toMatchObject({ value: 3, source: 'semantic_scholar' });
+    expect(await stored(b.id)).toMatchObject({ value: 9, source: 'openalex' });
+    expect(paths(s2).sort()).toEqual([
+      '/graph/v1/paper/ARXIV:2401.01234',
+      '/graph/v1/paper/ARXIV:2402.05678',
+    ]);
+    // Crossref needs a DOI: never asked (b had no value anywhere else than OpenAlex)
+    expect(crossref.requests).toHaveLength(0);
+  });
+
+  it('stores null with its time when no source has a value, and does not ask again while fresh', async () => {
+    const known = await makeArticle(db(), { doi: '10.1000/nowhere' });
+    const noIds = await makeArticle(db(), { metadata: { note: 'no identifiers' } });
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 2, updated: 2, failed: 0, by_source: { none: 2 } });
+    expect(await stored(known.id)).toMatchObject({ value: null, source: null });
+    expect((await stored(noIds.id))?.refreshedAt).toBeInstanceOf(Date);
+    // three sources asked for the DOI, none for the article without identifiers
+    expect(peers.map((p) => p.requests.length)).toEqual([1, 1, 1]);
+
+    for (const p of peers) p.requests.length = 0;
+    expect(await refresh()).toMatchObject({ articles: 0, updated: 0 });
+    expect(peers.map((p) => p.requests.length)).toEqual([0, 0, 0]);
+  });
+
+  it('retries a 429 after its Retry-After, then keeps the answer', async () => {
+    const a = await makeArticle(db(), { doi: '10.1000/busy' });
+    s2Known.set('DOI:10.1000/busy', 5);
+    s2Failures.push({ status: 429, headers: { 'retry-after': '0' } }, { status: 503 });
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 1, updated: 1, failed: 0, by_source: { semantic_scholar: 1 } });
+    expect(s2.requests).toHaveLength(3);
+    expect(openAlex.requests).toHaveLength(0);
+    expect(await stored(a.id)).toMatchObject({ value: 5, source: 'semantic_scholar' });
+  });
+
+  it('refreshes only stale values and updates them without a new scrape', async () => {
+    const fresh = await makeArticle(db(), { doi: '10.1000/fresh' });
+    const stale = await makeArticle(db(), { doi: '10.1000/stale' });
+    const same = await makeArticle(db(), { doi: '10.1000/same' });
+    await setMetric(db(), fresh.id, 'citation_count', 1, 'semantic_scholar');
+    await setMetric(db(), stale.id, 'citation_count', 10, 'semantic_scholar');
+    await setMetric(db(), same.id, 'citation_count', 4, 'semantic_scholar');
+    await db()
+      .update(articleMetrics)
+      .set({ refreshedAt: sql`now() - interval '25 hours'` })
+      .where(sql`${articleMetrics.articleId} in (${stale.id}, ${same.id})`);
+    s2Known.set('DOI:10.1000/fresh', 100);
+    s2Known.set('DOI:10.1000/stale', 11);
+    s2Known.set('DOI:10.1000/same', 4);
+
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 2, updated: 1, unchanged: 1, failed: 0 });
+    expect(paths(s2).sort()).toEqual([
+      '/graph/v1/paper/DOI:10.1000/same',
+      '/graph/v1/paper/DOI:10.1000/stale',
+    ]);
+    expect(await stored(fresh.id)).toMatchObject({ value: 1 });
+    const after = await stored(stale.id);
+    expect(after).toMatchObject({ value: 11, source: 'semantic_scholar' });
+    expect(Date.now() - after!.refreshedAt.getTime()).toBeLessThan(60_000);
+    expect(await citationsShown(stale.id)).toBe(11);
+  });
+
+  it('covers every enabled metric, skips disabled ones and leaves failing sources for the next run', async () => {
+    await makeMetricDefinition(db(), {
+      metricKey: 'oa_citations',
+      priority: 20,
+      extractionSources: [{ provider: 'openalex', priority: 1 }],
+    });
+    await makeMetricDefinition(db(), {
+      metricKey: 'off_metric',
+      enabled: false,
+      extractionSources: [{ provider: 'crossref', priority: 1 }],
+    });
+    const a = await makeArticle(db(), { doi: '10.1000/two-metrics' });
+    s2Known.set('DOI:10.1000/two-metrics', 8);
+    oaKnown.set('doi:10.1000/two-metrics', 6);
+    const summary = await refresh();
+    // the earlier articles now lack oa_citations too: they are picked up for that key only
+    expect(summary.failed).toBe(0);
+    expect(await stored(a.id)).toMatchObject({ value: 8, source: 'semantic_scholar' });
+    expect(await stored(a.id, 'oa_citations')).toMatchObject({ value: 6, source: 'openalex' });
+    expect(await stored(a.id, 'off_metric')).toBeUndefined();
+    expect(crossref.requests).toHaveLength(0);
+  });
+
+  it('leaves a value whose every source keeps failing for the next run', async () => {
+    // arXiv only: Crossref is skipped, Semantic Scholar and OpenAlex answer 500 on every attempt
+    const a = await makeArticle(db(), { arxivId: '2403.00001' });
+    const down = { status: 500, headers: { 'retry-after': '0' } };
+    s2Failures.push(...Array.from({ length: 4 }, () => down));
+    oaFailures.push(...Array.from({ length: 8 }, () => down));
+    const summary = await refresh();
+    // citation_count and oa_citations (previous test) both failed; nothing stored
+    expect(summary).toMatchObject({ articles: 1, updated: 0, failed: 2, by_source: {} });
+    expect(s2.requests).toHaveLength(4);
+    expect(await stored(a.id)).toBeUndefined();
+
+    s2Known.set('ARXIV:2403.00001', 2);
+    expect(await refresh()).toMatchObject({ articles: 1, updated: 2, failed: 0 });
+    expect(await stored(a.id)).toMatchObject({ value: 2, source: 'semantic_scholar' });
+  });
+
+  it('is admin only', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/admin/jobs/refresh-metrics' })).statusCode).toBe(401);
+    const user = await t.login('user');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/jobs/refresh-metrics',
+      headers: user.headers,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
