@@ -26,6 +26,7 @@ import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-languag
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import { wirePreferences } from './preferences.js';
 import { wireMetrics } from './metrics.js';
+import { wireMonitoring } from './monitoring.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
@@ -37,6 +38,7 @@ import { wirePipeline } from './pipeline.js';
  * An area may use the services of the areas before it (ctx.services).
  */
 const AREAS: WireArea[] = [
+  wireMonitoring,
   wirePreferences,
   wireMetrics,
   wireTags,

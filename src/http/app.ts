@@ -15,6 +15,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import { userRoutes } from './routes/users.routes.js';
+import { monitorRoutes } from './routes/monitor.routes.js';
 import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(
   await app.register(scraperRoutes(services));
   await app.register(metricsRoutes(services));
   await app.register(userRoutes(services));
+  await app.register(monitorRoutes(services));
 
   return app;
 }

@@ -11,6 +11,7 @@ import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
+import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
@@ -30,6 +31,7 @@ export interface Services {
   weeklyReports: WeeklyReportService;
   metricCatalog: MetricCatalogService;
   metricRefresh: MetricRefreshService;
+  monitoring: MonitoringService;
   preferences: UserPreferencesService;
   tagGroups: TagGroupsService;
   tags: TagsService;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/composition/container.js';
 import { buildApp } from '../../src/http/app.js';
@@ -28,6 +28,8 @@ export async function buildTestApp(
     cache?: CacheKind;
     database?: Database;
     cacheInstance?: KeyValueCache;
+    /** a logger of the test's own (e.g. to read what was logged) */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase(opts.db));
@@ -46,7 +48,7 @@ export async function buildTestApp(
   const container = await createContainer(config, {
     database,
     cache,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
   });
   const app = await buildApp(container.services, container.logger, {

@@ -1,0 +1,168 @@
+import {
+  UpstreamError,
+  type DatasourceId,
+  type MonitorUpstream,
+} from '../../application/monitoring/monitoring.ports.js';
+
+export interface DatasourceConfig {
+  url: string | undefined;
+  user: string | undefined;
+}
+
+export interface MonitorUpstreamOptions {
+  apiKey: string | undefined;
+  datasources: Record<DatasourceId, DatasourceConfig>;
+  /** host[:port] entries allowed as outbound targets (MONITOR_URL's host + MONITOR_ALLOWED_HOSTS) */
+  allowedHosts: string[];
+  timeoutMs: number;
+  maxBytes?: number;
+  concurrency?: number;
+}
+
+interface Ready {
+  base: URL;
+  auth: string;
+}
+
+/** A small semaphore: at most `limit` calls in flight per datasource. */
+class Limiter {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+/**
+ * HTTP client of the hosted stores. Each datasource is configured only with its URL, its user and
+ * MONITOR_API_KEY, and only when its host is allow-listed; requests carry Basic auth, follow no
+ * redirect, time out, and stop reading past a size limit. Errors never carry the URL or the key.
+ */
+export class HttpMonitorUpstream implements MonitorUpstream {
+  private readonly ready = new Map<DatasourceId, Ready>();
+  private readonly limiters = new Map<DatasourceId, Limiter>();
+  readonly refused: DatasourceId[] = [];
+
+  constructor(private readonly opts: MonitorUpstreamOptions) {
+    for (const ds of ['metrics', 'logs', 'traces'] as const) {
+      const c = opts.datasources[ds];
+      if (!c.url || !c.user || !opts.apiKey) continue;
+      const base = new URL(c.url);
+      if (!this.allowed(base)) {
+        this.refused.push(ds);
+        continue;
+      }
+      this.ready.set(ds, {
+        base,
+        auth: `Basic ${Buffer.from(`${c.user}:${opts.apiKey}`).toString('base64')}`,
+      });
+      this.limiters.set(ds, new Limiter(opts.concurrency ?? 8));
+    }
+  }
+
+  private allowed(u: URL): boolean {
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
+    return this.opts.allowedHosts.some(
+      (h) => h.toLowerCase() === u.host.toLowerCase() || h.toLowerCase() === u.hostname.toLowerCase(),
+    );
+  }
+
+  configured(ds: DatasourceId): boolean {
+    return this.ready.has(ds);
+  }
+
+  async get(
+    ds: DatasourceId,
+    path: string,
+    params: Record<string, string | number | undefined>,
+  ): Promise<unknown> {
+    const r = this.ready.get(ds);
+    if (!r) throw new UpstreamError('upstream_error', 'the data source is not configured');
+    // the datasource URL may carry a path prefix (e.g. https://host/loki): the fixed path goes after it
+    const url = new URL(r.base.toString());
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+    url.search = '';
+    for (const [k, v] of Object.entries(params))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    if (!this.allowed(url)) throw new UpstreamError('upstream_error', 'the data source host is not allowed');
+    return this.limiters.get(ds)!.run(() => this.call(url, r.auth));
+  }
+
+  private async call(url: URL, auth: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: { authorization: auth, accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+    } catch (e) {
+      const name = (e as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new UpstreamError('upstream_timeout', 'the data source did not answer in time');
+      throw new UpstreamError('upstream_error', 'the data source could not be reached', (e as Error).message);
+    }
+    if (res.status === 429) {
+      await res.body?.cancel();
+      throw new UpstreamError('rate_limited', 'the data source is rate limiting requests');
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new UpstreamError(
+        'upstream_error',
+        `the data source answered a redirect (HTTP ${res.status}), which is not followed`,
+      );
+    }
+    const text = await this.readBounded(res);
+    if (!res.ok)
+      throw new UpstreamError(
+        'upstream_error',
+        `the data source answered HTTP ${res.status}`,
+        text.slice(0, 500),
+      );
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UpstreamError(
+        'upstream_format',
+        'the data source answered something that is not JSON',
+        text.slice(0, 500),
+      );
+    }
+  }
+
+  private async readBounded(res: Response): Promise<string> {
+    const max = this.opts.maxBytes ?? 10 * 1024 * 1024;
+    const reader = res.body?.getReader();
+    if (!reader) return '';
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > max) {
+          await reader.cancel();
+          throw new UpstreamError('upstream_error', `the data source answered more than ${max} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (e) {
+      if (e instanceof UpstreamError) throw e;
+      const name = (e as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new UpstreamError('upstream_timeout', 'the data source did not answer in time');
+      throw new UpstreamError('upstream_error', 'the data source connection failed', (e as Error).message);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
