@@ -169,6 +169,32 @@ describe.sequential('monitoring dashboard in Chromium', () => {
     await expect.poll(() => page.getByTestId('log-raw').innerText()).toContain('corr-123');
     await expect.poll(() => page.getByRole('dialog').innerText()).toContain('Correlation id');
     await env.screenshot(page, 'monitoring-log-detail');
+    // the copy button puts the raw entry on the clipboard
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('dialog').getByRole('button', { name: /Copy/ }).click();
+    await expect
+      .poll(() =>
+        page
+          .getByRole('dialog')
+          .getByRole('button', { name: /Copied/ })
+          .count(),
+      )
+      .toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('corr-123');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    // keyboard only: Enter on a focused row opens the dialog with focus inside; Escape returns focus to the row
+    const row = page.getByRole('row', { name: /log entry article\.analysis\.failed/ }).first();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+      .toMatch(/^log entry article\.analysis\.failed/);
     await context.close();
   });
 

@@ -18,7 +18,7 @@ afterAll(async () => {
 const titles = (page: Page) => page.locator('[data-testid="article-list"] article h2').allInnerTexts();
 
 describe.sequential('reader journey in Chromium', () => {
-  it('registers, favorites, filters favorites only and follows a report citation to its second source', async () => {
+  it('registers, subscribes, favorites, filters favorites, sorts by citations and follows a report citation', async () => {
     const { page, context } = await env.newContext();
     const email = `reader-${Date.now()}@example.test`;
 
@@ -32,6 +32,24 @@ describe.sequential('reader journey in Chromium', () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'ai_session');
     expect(cookie?.httpOnly).toBe(true);
     expect(await page.evaluate(() => document.cookie)).not.toContain('ai_session');
+
+    // subscribe to the topic
+    const row = page.locator(`li[data-topic-id="${data.topic.id}"]`);
+    await row.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => row.getByRole('button').getAttribute('aria-pressed')).toBe('true');
+    await page.reload();
+    await expect.poll(() => row.getByRole('button').innerText()).toBe('Unsubscribe');
+
+    // notification settings: messenger on with a chat id, Traditional Chinese; kept after a reload
+    await page.getByLabel('Send the weekly reports to Telegram').check();
+    await page.getByLabel('Telegram chat id').fill('123456789');
+    await page.getByLabel('Language of the notifications').selectOption('zh-TW');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.saved').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Telegram chat id').inputValue()).toBe('123456789');
+    expect(await page.getByLabel('Send the weekly reports to Telegram').isChecked()).toBe(true);
+    expect(await page.getByLabel('Language of the notifications').inputValue()).toBe('zh-TW');
 
     // favorite one article of the topic
     await page.goto(`/articles?topic=${data.topic.id}`);
@@ -47,6 +65,28 @@ describe.sequential('reader journey in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('topic')).toBe(data.topic.id);
     await page.getByTestId('favorites-only').click();
     await expect.poll(() => titles(page)).toHaveLength(4);
+
+    // sort by citations: descending, the article without a value last; ascending, still last
+    await page.getByTestId('sort-menu').click();
+    await page.getByRole('menuitemradio', { name: 'Citations' }).click();
+    await expect
+      .poll(() => titles(page))
+      .toEqual([data.high.title, data.mid.title, data.low.title, data.none.title]);
+    await page.getByTestId('order-toggle').click();
+    await expect
+      .poll(() => titles(page))
+      .toEqual([data.low.title, data.mid.title, data.high.title, data.none.title]);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('sort')).toBe('citation_count');
+    expect(url.searchParams.get('order')).toBe('asc');
+    expect(url.searchParams.get('topic')).toBe(data.topic.id);
+    // cards show the metric value with its icon
+    await expect
+      .poll(() =>
+        page.locator(`article[data-article-id="${data.high.id}"] [data-metric="citation_count"]`).innerText(),
+      )
+      .toContain('120');
+    expect(await page.locator(`article[data-article-id="${data.none.id}"] [data-metric]`).count()).toBe(0);
 
     // the report's [2] lands on its second source
     await page.goto(`/reports?topic=${data.topic.id}`);

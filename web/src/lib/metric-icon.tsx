@@ -8,6 +8,7 @@ import {
   Download,
   Eye,
   Flame,
+  GitFork,
   Hash,
   Heart,
   MessageSquare,
@@ -42,6 +43,7 @@ const ICONS: Record<string, LucideIcon> = {
   clock: Clock,
   'book-open': BookOpen,
   network: Network,
+  'git-fork': GitFork,
   star: Star,
   eye: Eye,
   'thumbs-up': ThumbsUp,
@@ -55,6 +57,8 @@ const ICONS: Record<string, LucideIcon> = {
 export const DEFAULT_ICON: LucideIcon = BarChart3;
 
 export function MetricIcon({ name, size = 16 }: { name: string | null | undefined; size?: number }) {
-  const Icon = (name && ICONS[name]) || DEFAULT_ICON;
-  return <Icon size={size} aria-hidden="true" data-icon={name ?? 'default'} />;
+  const known = name && ICONS[name] ? name : null;
+  const Icon = known ? ICONS[known]! : DEFAULT_ICON;
+  // data-icon names what is drawn: the fallback says "default", whatever was asked for
+  return <Icon size={size} aria-hidden="true" data-icon={known ?? 'default'} />;
 }
