@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
-import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /**
  * The admin dashboard in Chromium against the built app, the real backend and Loki/Tempo-speaking
@@ -195,6 +195,27 @@ describe.sequential('monitoring dashboard in Chromium', () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
       .toMatch(/^log entry article\.analysis\.failed/);
+    await context.close();
+  });
+
+  it('fits a phone: panels fill, nothing overflows sideways, the filters stay reachable', async () => {
+    const { page, context } = await env.newContext({ as: 'admin', viewport: VIEWPORTS.phone });
+    await page.goto('/admin/monitoring?interval=600');
+    await expect
+      .poll(
+        async () => {
+          const states = await panelStates(page);
+          return states.length > 3 && states.every(([, s]) => s === 'ok');
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
+    await expect.poll(() => page.getByLabel('Time range').isVisible()).toBe(true);
+    await expect.poll(() => page.getByLabel('Environment').isVisible()).toBe(true);
+    await env.screenshot(page, 'monitoring-operations-phone');
     await context.close();
   });
 
