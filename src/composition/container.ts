@@ -24,7 +24,7 @@ import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
-import { wirePreferences } from './preferences.js';
+import { wireUsers } from './users.js';
 import { wireMetrics } from './metrics.js';
 import { wireMonitoring } from './monitoring.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
@@ -39,7 +39,7 @@ import { wirePipeline } from './pipeline.js';
  */
 const AREAS: WireArea[] = [
   wireMonitoring,
-  wirePreferences,
+  wireUsers,
   wireMetrics,
   wireTags,
   wireArticles,
