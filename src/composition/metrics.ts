@@ -1,13 +1,15 @@
+import { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import { METRIC_REFRESH_JOB, MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import {
   CrossrefSource,
   OpenAlexSource,
   SemanticScholarSource,
 } from '../infrastructure/citations/citation-sources.js';
+import { DrizzleMetricDefinitionRepository } from '../infrastructure/db/repositories/metric-definition.repository.js';
 import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
 import type { WireArea } from './context.js';
 
-/** Daily metric refresh from the citation APIs (cron, CLI, admin endpoint). */
+/** The metric catalog and the daily metric refresh from the citation APIs (cron, CLI, admin endpoint). */
 export const wireMetrics: WireArea = (ctx) => {
   const { citations } = ctx.config;
   const opts = { requestsPerSecond: citations.requestsPerSecond };
@@ -23,7 +25,10 @@ export const wireMetrics: WireArea = (ctx) => {
     ctx.jobLock,
   );
   return {
-    services: { metricRefresh },
+    services: {
+      metricCatalog: new MetricCatalogService(new DrizzleMetricDefinitionRepository(ctx.db)),
+      metricRefresh,
+    },
     jobs: [
       { name: METRIC_REFRESH_JOB, cron: ctx.config.jobs.metricRefreshCron, run: () => metricRefresh.run() },
     ],
