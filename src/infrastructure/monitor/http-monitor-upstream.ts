@@ -64,7 +64,8 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         base,
         auth: `Basic ${Buffer.from(`${c.user}:${opts.apiKey}`).toString('base64')}`,
       });
-      this.limiters.set(ds, new Limiter(opts.concurrency ?? 8));
+      // a dashboard tab holds up to ~16 panels: one batch must not queue behind itself
+      this.limiters.set(ds, new Limiter(opts.concurrency ?? 16));
     }
   }
 
