@@ -75,6 +75,45 @@ describe.sequential('monitoring dashboard in Chromium', () => {
     const after = seen.slice(before).filter((r) => !r.path.endsWith('/batch'));
     expect(after).toHaveLength(1);
     expect(after[0]!.method).toBe('GET');
+
+    await context.close();
+  });
+
+  it('fills the Logs and Traces tabs on their first visit with one batch per datasource type of the tab', async () => {
+    const catalog = (
+      await env.api.app.inject({
+        url: '/monitor/panels?range=24h&env=all',
+        headers: (await env.api.login('admin')).headers,
+      })
+    ).json() as { panels: { tab: string; datasource: string }[] };
+    const { page, context } = await env.newContext({ as: 'admin' });
+    const seen = recordMonitorRequests(page);
+    await page.goto('/admin/monitoring?interval=600');
+    await expect.poll(() => batches(seen).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    for (const [tab, id] of [
+      ['Logs', 'logs'],
+      ['Traces', 'traces'],
+    ] as const) {
+      await expect
+        .poll(async () => {
+          const states = await panelStates(page);
+          return states.length > 0 && states.every(([, s]) => s === 'ok');
+        })
+        .toBe(true);
+      const mark = seen.length;
+      await page.getByRole('tab', { name: tab }).click();
+      const types = [...new Set(catalog.panels.filter((p) => p.tab === id).map((p) => p.datasource))].sort();
+      await expect.poll(() => seen.length - mark).toBeGreaterThanOrEqual(types.length);
+      await expect
+        .poll(async () => {
+          const states = await panelStates(page);
+          return states.length > 0 && states.every(([, s]) => s === 'ok');
+        })
+        .toBe(true);
+      const sent = seen.slice(mark);
+      expect(sent.every((r) => r.method === 'POST' && r.path.endsWith('/batch'))).toBe(true);
+      expect(sent.map((r) => r.path.split('/')[4]).sort()).toEqual(types);
+    }
     await context.close();
   });
 
