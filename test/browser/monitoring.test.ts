@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
 import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
@@ -38,6 +38,12 @@ describe.sequential('monitoring dashboard in Chromium', () => {
   afterAll(async () => {
     await env?.close();
     await store.peer.stop();
+  });
+  // a failed test must not leave its upstream knobs on for the next one
+  afterEach(() => {
+    store.behaviour.clear();
+    store.setDelay(0);
+    store.setBulkSpans(0);
   });
 
   it('fills the Operations tab with one batch per datasource, ticks with one batch per type, refreshes a panel with one GET', async () => {

@@ -5,6 +5,7 @@ import {
   articlePipelines,
   readMatrix,
   readStreams,
+  slideWindow,
   statValue,
   toLogRows,
   toUplotData,
@@ -131,5 +132,31 @@ describe('dashboard data model', () => {
   it('says how old stale data is', () => {
     expect(ageText(0, 12_000)).toBe('12 s ago');
     expect(ageText(0, 5 * 60_000)).toBe('5 min ago');
+  });
+});
+
+describe('sliding the catalog windows', () => {
+  it('moves start and end forward by the elapsed time in the unit they came in', () => {
+    const q = { id: 'a', query: 'x', start: '1700000000000000000', end: '1700003600000000000', step: 60 };
+    expect(slideWindow(q, 90_500)).toMatchObject({
+      start: '1700000090500000000',
+      end: '1700003690500000000',
+      step: 60,
+    });
+    expect(slideWindow({ id: 't', q: '{}', start: '1700000000', end: 1700003600 }, 90_500)).toMatchObject({
+      start: '1700000090',
+      end: 1700003690,
+    });
+    expect(slideWindow({ id: 'm', start: '1700000000000', end: '1700000001000' }, 5)).toMatchObject({
+      start: '1700000000005',
+      end: '1700000001005',
+    });
+    expect(
+      slideWindow({ id: 'r', start: '2026-11-22T10:00:00.000Z', end: '2026-11-22T11:00:00.000Z' }, 60_000),
+    ).toMatchObject({
+      start: '2026-11-22T10:01:00.000Z',
+      end: '2026-11-22T11:01:00.000Z',
+    });
+    expect(slideWindow(q, 0)).toBe(q);
   });
 });

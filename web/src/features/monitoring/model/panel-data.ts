@@ -1,4 +1,12 @@
-import type { Attr, MatrixSeries, SpanJson, StreamResult, TraceDetail, TraceSummary } from './types';
+import type {
+  Attr,
+  MatrixSeries,
+  PanelQuery,
+  SpanJson,
+  StreamResult,
+  TraceDetail,
+  TraceSummary,
+} from './types';
 
 /** A payload that is not the shape a panel expects: the panel shows an error and logs the raw body. */
 export class FormatError extends Error {
@@ -236,4 +244,30 @@ export function traceEnvironment(t: TraceSummary): string | undefined {
     if (env) return env;
   }
   return undefined;
+}
+
+/**
+ * The panel catalog carries absolute windows (Loki in ns, Tempo in s) computed when it was fetched;
+ * every tick and refresh slides them forward by the time since, so the data never ages with the
+ * page. The unit is kept as found: 16+ digits ns, 12+ digits ms, fewer digits s, RFC 3339 stays RFC 3339.
+ */
+export function slideWindow(q: PanelQuery, byMs: number): PanelQuery {
+  if (byMs <= 0) return q;
+  return { ...q, start: slideTime(q.start, byMs), end: slideTime(q.end, byMs) };
+}
+
+function slideTime(t: string | number, byMs: number): string | number {
+  const digits = String(t);
+  if (/^\d+$/.test(digits)) {
+    const by =
+      digits.length >= 16
+        ? BigInt(Math.round(byMs)) * 1_000_000n
+        : digits.length >= 12
+          ? BigInt(Math.round(byMs))
+          : BigInt(Math.floor(byMs / 1000));
+    const next = BigInt(digits) + by;
+    return typeof t === 'number' ? Number(next) : String(next);
+  }
+  const ms = Date.parse(digits);
+  return Number.isNaN(ms) ? t : new Date(ms + byMs).toISOString();
 }

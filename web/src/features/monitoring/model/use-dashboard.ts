@@ -25,6 +25,23 @@ function settle(panel: PanelDef, data: unknown, fetchedAt: number, stale: boolea
   }
 }
 
+/**
+ * A rate-limited panel keeps the data it has, marked stale with its original fetch time (the age
+ * shown grows); only a panel with nothing to show yet takes the error.
+ */
+function keepOnRateLimit(
+  current: Record<string, PanelState>,
+  next: Record<string, PanelState>,
+  limited: Set<string>,
+): Record<string, PanelState> {
+  const out = { ...next };
+  for (const id of limited) {
+    const had = current[id];
+    if (had?.status === 'ok') out[id] = { ...had, stale: true };
+  }
+  return out;
+}
+
 export interface Dashboard {
   catalog: PanelCatalog | null;
   catalogError: string | null;
@@ -83,6 +100,7 @@ export function useDashboard(
     await Promise.all(
       [...groups].map(async ([ds, list]) => {
         let next: Record<string, PanelState>;
+        const limited = new Set<string>();
         try {
           const { results } = await postBatch(
             ds,
@@ -94,6 +112,7 @@ export function useDashboard(
               const r = byId.get(p.query.id);
               if (!r) return [p.id, { status: 'error', message: 'No result for this panel.' }];
               if (r.status === 'error') {
+                if (r.error.code === 'rate_limited') limited.add(p.id);
                 if (r.error.code === 'upstream_format')
                   console.error(`[monitoring] panel "${p.id}": ${r.error.message}`);
                 return [p.id, { status: 'error', message: r.error.message }];
@@ -107,10 +126,11 @@ export function useDashboard(
             next = Object.fromEntries(list.map((p) => [p.id, { status: 'not-configured' as const }]));
           } else {
             const message = e instanceof ApiError ? e.message : 'The data could not be loaded.';
+            if (e instanceof ApiError && e.status === 429) for (const p of list) limited.add(p.id);
             next = Object.fromEntries(list.map((p) => [p.id, { status: 'error' as const, message }]));
           }
         }
-        if (gen === generation.current) setStates((s) => ({ ...s, ...next }));
+        if (gen === generation.current) setStates((s) => ({ ...s, ...keepOnRateLimit(s, next, limited) }));
       }),
     );
     if (unconfigured && gen === generation.current) {
@@ -147,6 +167,11 @@ export function useDashboard(
     } catch (e) {
       if (e instanceof ApiError && e.status === 503)
         setStates((s) => ({ ...s, [panel.id]: { status: 'not-configured' } }));
+      else if (e instanceof ApiError && e.status === 429)
+        setStates((s) => ({
+          ...s,
+          ...keepOnRateLimit(s, { [panel.id]: { status: 'error', message: e.message } }, new Set([panel.id])),
+        }));
       else {
         if (e instanceof ApiError && e.code === 'upstream_format')
           console.error(`[monitoring] panel "${panel.id}": ${e.message}`);
