@@ -19,6 +19,9 @@ const SCAN_BATCH = 1000;
 /** two statements at a time keep both cores of a small database server busy */
 const WRITES_IN_FLIGHT = 2;
 const KNOWN_IDS_MAX = 50_000;
+/** views remembered in process while the cache is down (dedup entries; counts are per article) */
+const LOCAL_SEEN_MAX = 200_000;
+const CACHE_RETRY_MS = 5000;
 
 /**
  * View counting: POST /articles/{id}/view counts one view per IP and article per 24 h in the cache;
@@ -30,6 +33,17 @@ export class ViewsService {
   private tail: Promise<unknown> = Promise.resolve();
   /** ids known to exist: the hot path of a view skips the database for them */
   private readonly knownIds = new Set<string>();
+  /** counts a failed write could not give back to the cache; the next flush adds them */
+  private readonly localCounts = new Map<string, number>();
+  /**
+   * Views counted in process while the cache was unreachable, by dedup key. The next flush hands
+   * each key to the cache with SET NX: when the cache already has it (a command that timed out
+   * here but reached Redis, or another replica), Redis counted that view and it is not added twice.
+   */
+  private readonly localSeen = new Map<string, { until: number; articleId: string; unflushed: boolean }>();
+  private cacheDown = false;
+  /** while the cache is down, views skip it until this time (ms) instead of waiting on each call */
+  private retryCacheAt = 0;
 
   constructor(
     private readonly cache: KeyValueCache,
@@ -40,7 +54,61 @@ export class ViewsService {
   /** true when the view was counted (unknown article and repeated views are not) */
   async recordView(articleId: string, ip: string): Promise<boolean> {
     if (!(await this.articleExists(articleId))) return false;
-    return this.cache.incrOnce(viewedKey(ip, articleId), VIEW_DEDUP_SECONDS, viewCounterKey(articleId));
+    const key = viewedKey(ip, articleId);
+    if (this.cacheDown && Date.now() < this.retryCacheAt) return this.countLocally(key, articleId);
+    try {
+      const counted = await this.cache.incrOnce(key, VIEW_DEDUP_SECONDS, viewCounterKey(articleId));
+      if (this.cacheDown) {
+        this.cacheDown = false;
+        this.logger.info({ event: 'views.cache_recovered' }, 'the cache answers again');
+      }
+      return counted;
+    } catch (err) {
+      // the cache is unreachable: count in process, the next flush writes it (nothing is lost)
+      this.retryCacheAt = Date.now() + CACHE_RETRY_MS;
+      if (!this.cacheDown) {
+        this.cacheDown = true;
+        this.logger.warn(
+          { event: 'views.cache_unavailable', err },
+          'counting views in process until the cache answers',
+        );
+      }
+      return this.countLocally(key, articleId);
+    }
+  }
+
+  private countLocally(key: string, articleId: string): boolean {
+    const now = Date.now();
+    const seen = this.localSeen.get(key);
+    if (seen && seen.until > now) return false;
+    if (this.localSeen.size >= LOCAL_SEEN_MAX)
+      for (const [k, e] of this.localSeen) if (e.until <= now && !e.unflushed) this.localSeen.delete(k);
+    this.localSeen.set(key, { until: now + VIEW_DEDUP_SECONDS * 1000, articleId, unflushed: true });
+    return true;
+  }
+
+  /**
+   * The in-process counts, taken: views counted while the cache was down (each checked against the
+   * cache when it answers again) and counts a failed write left here. A failed write puts them back.
+   */
+  private async takeLocal(): Promise<ViewIncrement[]> {
+    const counts = new Map(this.localCounts);
+    this.localCounts.clear();
+    const now = Date.now();
+    let reachable = true;
+    for (const [key, e] of [...this.localSeen]) {
+      if (e.unflushed) {
+        let fresh = true;
+        const ttl = Math.ceil((e.until - now) / 1000);
+        if (reachable && ttl > 0)
+          fresh = await this.cache.setIfAbsent(key, '1', ttl).catch(() => ((reachable = false), true));
+        e.unflushed = false;
+        if (fresh) counts.set(e.articleId, (counts.get(e.articleId) ?? 0) + 1);
+      }
+      // once the cache holds the key, it does the dedup again
+      if (reachable || e.until <= now) this.localSeen.delete(key);
+    }
+    return [...counts].map(([articleId, views]) => ({ articleId, views }));
   }
 
   flush(): Promise<FlushResult> {
@@ -69,6 +137,7 @@ export class ViewsService {
     const writes = new Set<Promise<void>>();
     let failure: { err: unknown } | null = null;
     let pending: ViewIncrement[] = [];
+    const local = await this.takeLocal();
     const launch = (batch: ViewIncrement[]) => {
       const p: Promise<void> = this.write(batch)
         .then(
@@ -83,7 +152,41 @@ export class ViewsService {
         .finally(() => writes.delete(p));
       writes.add(p);
     };
+    if (local.length) launch(local);
+    try {
+      await this.takeCounters(
+        launch,
+        writes,
+        () => failure !== null,
+        (batch) => (pending = batch),
+        () => pending,
+      );
+    } catch (err) {
+      // the cache failed while counters were being taken: what was taken is written below
+      failure ??= { err };
+    }
+    if (pending.length) {
+      if (failure) await this.putBack(pending);
+      else launch(pending);
+    }
+    await Promise.all(writes);
+    if (failure) throw (failure as { err: unknown }).err;
+    this.logger.info(
+      { event: 'views.flush.completed', ...total, duration_ms: Date.now() - started },
+      'view counts flushed',
+    );
+    return total;
+  }
+
+  private async takeCounters(
+    launch: (batch: ViewIncrement[]) => void,
+    writes: Set<Promise<void>>,
+    failed: () => boolean,
+    setPending: (batch: ViewIncrement[]) => void,
+    getPending: () => ViewIncrement[],
+  ): Promise<void> {
     for await (const keys of this.cache.scan(COUNTER_PREFIX, SCAN_BATCH)) {
+      const pending = getPending();
       const taken = await Promise.all(keys.map(async (key) => ({ key, value: await this.cache.take(key) })));
       for (const { key, value } of taken) {
         const articleId = key.slice(COUNTER_PREFIX.length);
@@ -97,22 +200,11 @@ export class ViewsService {
       }
       if (pending.length >= WRITE_BATCH) {
         launch(pending);
-        pending = [];
+        setPending([]);
         while (writes.size >= WRITES_IN_FLIGHT) await Promise.race(writes);
       }
-      if (failure) break;
+      if (failed()) break;
     }
-    if (pending.length) {
-      if (failure) await this.putBack(pending);
-      else launch(pending);
-    }
-    await Promise.all(writes);
-    if (failure) throw (failure as { err: unknown }).err;
-    this.logger.info(
-      { event: 'views.flush.completed', ...total, duration_ms: Date.now() - started },
-      'view counts flushed',
-    );
-    return total;
   }
 
   private async write(batch: ViewIncrement[]): Promise<FlushResult> {
@@ -128,12 +220,15 @@ export class ViewsService {
     const results = await Promise.allSettled(
       batch.map((i) => this.cache.incrBy(viewCounterKey(i.articleId), i.views)),
     );
-    const lost = batch.filter((_, n) => results[n]!.status === 'rejected');
+    // what the cache could not take back stays in process for the next flush: nothing is lost
+    const kept = batch.filter((_, n) => results[n]!.status === 'rejected');
+    for (const i of kept)
+      this.localCounts.set(i.articleId, (this.localCounts.get(i.articleId) ?? 0) + i.views);
     this.logger.error(
       {
         event: 'views.flush.failed',
-        restored: batch.length - lost.length,
-        lost_views: lost.reduce((s, i) => s + i.views, 0),
+        restored: batch.length - kept.length,
+        kept_in_process: kept.reduce((s, i) => s + i.views, 0),
       },
       'view flush write failed; counts put back for the next flush',
     );

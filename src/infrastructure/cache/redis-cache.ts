@@ -15,13 +15,23 @@ export class RedisCache implements KeyValueCache {
     this.redis = new Redis(url, {
       keyPrefix: opts.keyPrefix,
       maxRetriesPerRequest: 2,
+      // a command never waits longer than this, also while the connection flaps (callers fall back)
+      commandTimeout: 2000,
+      connectTimeout: 2000,
       enableOfflineQueue: true,
+      autoResendUnfulfilledCommands: false,
       // concurrent commands (the view path's SET NX + INCR from many requests) share round trips
       enableAutoPipelining: true,
       lazyConnect: false,
     });
     // connection errors surface on the failing command; the client reconnects by itself
     this.redis.on('error', () => {});
+    // Queue commands only until the first connection: after that a command issued while Redis is
+    // away fails at once (callers fall back), instead of running later, after its caller has
+    // already given up on it and counted the work elsewhere.
+    this.redis.once('ready', () => {
+      this.redis.options.enableOfflineQueue = false;
+    });
   }
 
   private get prefix() {
