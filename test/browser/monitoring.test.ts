@@ -68,6 +68,13 @@ describe.sequential('monitoring dashboard in Chromium', () => {
         .map((b) => b.path.split('/')[4])
         .sort(),
     ).toEqual([...types].sort());
+    // a tick asks for the window up to now: its queries end later than the first visit's
+    const ends = (list: typeof first) =>
+      list.flatMap((b) =>
+        (b.body as { queries: { end: string | number }[] }).queries.map((q) => BigInt(String(q.end))),
+      );
+    const [firstEnd, tickEnd] = [ends(first)[0]!, ends(batches(seen).slice(first.length))[0]!];
+    expect(tickEnd > firstEnd).toBe(true);
 
     // the refresh icon of one panel: exactly one GET, with a spinner while it loads
     store.setDelay(600);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { getPanelData, getPanels, postBatch } from '../api/monitor';
-import { FormatError, readMatrix, readStreams, readTraces } from './panel-data';
+import { FormatError, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
 import type { Datasource, Environment, PanelCatalog, PanelDef, PanelState, TabId, TimeRange } from './types';
 
 /** Checks a payload has the shape the panel draws; a changed upstream format becomes the panel's error. */
@@ -66,6 +66,9 @@ export function useDashboard(
 ): Dashboard {
   const [catalog, setCatalog] = useState<PanelCatalog | null>(null);
   const [catalogError, setCatalogError] = useState<string | null>(null);
+  // the catalog's windows end when it was fetched; every later request slides them to "now"
+  const catalogAt = useRef(Date.now());
+  const current = (q: PanelDef['query']) => slideWindow(q, Date.now() - catalogAt.current);
   const [states, setStates] = useState<Record<string, PanelState>>({});
   const [refreshing, setRefreshing] = useState<Record<string, boolean>>({});
   const [notConfigured, setNotConfigured] = useState(false);
@@ -75,7 +78,10 @@ export function useDashboard(
     const ctrl = new AbortController();
     setCatalogError(null);
     getPanels(range, env, ctrl.signal).then(
-      (c) => setCatalog(c),
+      (c) => {
+        catalogAt.current = Date.now();
+        setCatalog(c);
+      },
       (e: unknown) => {
         if ((e as Error).name !== 'AbortError')
           setCatalogError(e instanceof ApiError ? e.message : 'The panel catalog could not be loaded.');
@@ -104,7 +110,7 @@ export function useDashboard(
         try {
           const { results } = await postBatch(
             ds,
-            list.map((p) => p.query),
+            list.map((p) => current(p.query)),
           );
           const byId = new Map(results.map((r) => [r.id, r]));
           next = Object.fromEntries(
@@ -162,7 +168,7 @@ export function useDashboard(
   const refreshPanel = useCallback(async (panel: PanelDef) => {
     setRefreshing((r) => ({ ...r, [panel.id]: true }));
     try {
-      const { data, stale, fetchedAt } = await getPanelData(panel);
+      const { data, stale, fetchedAt } = await getPanelData({ ...panel, query: current(panel.query) });
       setStates((s) => ({ ...s, [panel.id]: settle(panel, data, fetchedAt, stale) }));
     } catch (e) {
       if (e instanceof ApiError && e.status === 503)
