@@ -61,6 +61,8 @@ export class ViewsService {
       if (this.cacheDown) {
         this.cacheDown = false;
         this.logger.info({ event: 'views.cache_recovered' }, 'the cache answers again');
+        // an api process without the flush worker hands its in-process views to the cache
+        void this.handToCache().catch(() => undefined);
       }
       return counted;
     } catch (err) {
@@ -85,6 +87,18 @@ export class ViewsService {
       for (const [k, e] of this.localSeen) if (e.until <= now && !e.unflushed) this.localSeen.delete(k);
     this.localSeen.set(key, { until: now + VIEW_DEDUP_SECONDS * 1000, articleId, unflushed: true });
     return true;
+  }
+
+  /** Views counted in process become cache counters again; SET NX on their keys keeps them single. */
+  private async handToCache(): Promise<void> {
+    const now = Date.now();
+    for (const [key, e] of [...this.localSeen]) {
+      if (!e.unflushed) continue;
+      const ttl = Math.ceil((e.until - now) / 1000);
+      if (ttl > 0) await this.cache.incrOnce(key, ttl, viewCounterKey(e.articleId));
+      e.unflushed = false;
+      this.localSeen.delete(key);
+    }
   }
 
   /**
