@@ -80,6 +80,11 @@ CREATE TABLE "users" (
 	CONSTRAINT "users_email_unique" UNIQUE("email")
 );
 --> statement-breakpoint
+CREATE TABLE "article_view_counts" (
+	"article_id" uuid PRIMARY KEY NOT NULL,
+	"view_count" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "articles" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"topic_id" uuid NOT NULL,
@@ -99,7 +104,6 @@ CREATE TABLE "articles" (
 	"translations" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"published_at" timestamp with time zone,
 	"scraped_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"view_count" integer,
 	"processing_status" text DEFAULT 'new' NOT NULL,
 	"processing_error" text,
 	"run_id" uuid,
@@ -239,6 +243,7 @@ ALTER TABLE "favorites" ADD CONSTRAINT "favorites_article_id_articles_id_fk" FOR
 ALTER TABLE "notification_settings" ADD CONSTRAINT "notification_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "article_view_counts" ADD CONSTRAINT "article_view_counts_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "articles" ADD CONSTRAINT "articles_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "articles" ADD CONSTRAINT "articles_source_id_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."sources"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "article_metrics" ADD CONSTRAINT "article_metrics_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -258,6 +263,7 @@ ALTER TABLE "weekly_reports" ADD CONSTRAINT "weekly_reports_topic_id_topics_id_f
 ALTER TABLE "scraper_skips" ADD CONSTRAINT "scraper_skips_run_id_scraper_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."scraper_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "favorites_article_idx" ON "favorites" USING btree ("article_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_topic_idx" ON "subscriptions" USING btree ("topic_id");--> statement-breakpoint
+CREATE INDEX "article_view_counts_sort_idx" ON "article_view_counts" USING btree ("view_count","article_id");--> statement-breakpoint
 CREATE INDEX "articles_doi_idx" ON "articles" USING btree ("doi");--> statement-breakpoint
 CREATE INDEX "articles_arxiv_idx" ON "articles" USING btree ("arxiv_id");--> statement-breakpoint
 CREATE INDEX "articles_normalized_title_idx" ON "articles" USING btree ("normalized_title");--> statement-breakpoint
@@ -267,8 +273,6 @@ CREATE INDEX "articles_title_idx" ON "articles" USING btree ("title","id");--> s
 CREATE INDEX "articles_source_idx" ON "articles" USING btree ("source","id");--> statement-breakpoint
 CREATE INDEX "articles_published_at_asc_idx" ON "articles" USING btree ("published_at","id");--> statement-breakpoint
 CREATE INDEX "articles_published_at_desc_idx" ON "articles" USING btree ("published_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "articles_view_count_asc_idx" ON "articles" USING btree ("view_count","id");--> statement-breakpoint
-CREATE INDEX "articles_view_count_desc_idx" ON "articles" USING btree ("view_count" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "article_metrics_key_value_idx" ON "article_metrics" USING btree ("metric_key","value");--> statement-breakpoint
 CREATE INDEX "article_metrics_sort_idx" ON "article_metrics" USING btree ("metric_key","value","article_id") WHERE "article_metrics"."value" is not null;--> statement-breakpoint
 CREATE INDEX "article_tags_tag_idx" ON "article_tags" USING btree ("tag_id");--> statement-breakpoint

@@ -36,7 +36,7 @@ export async function createBenchDatabase(adminUrl: string, tag: string): Promis
 
 /**
  * Articles numbered from..to (generate_series), spread over `topics`: 60% carry a citation_count
- * (0..4999, so ties are common), two thirds have been viewed, one in seven has no publication date.
+ * (0..4999, so ties are common), two thirds have been viewed (a view count row), one in seven has no publication date.
  */
 export async function generateArticles(database: Database, from: number, to: number, topics: string[]) {
   const db = database.db;
@@ -47,20 +47,22 @@ export async function generateArticles(database: Database, from: number, to: num
     await db.execute(sql`
       with ins as (
         insert into articles (topic_id, source, url, canonical_url, title, normalized_title, summary,
-                              published_at, scraped_at, view_count)
+                              published_at, scraped_at)
         select (${topicArray}::uuid[])[1 + g % ${topics.length}], 'Source ' || (g % 40),
                'https://bench.example.test/a/' || g, 'https://bench.example.test/a/' || g,
                'Article ' || g, 'article ' || g, 'Summary of article ' || g,
                case when g % 7 = 0 then null else timestamptz '2020-01-01' + g * interval '1 minute' end,
-               timestamptz '2020-01-01' + g * interval '1 minute',
-               case when g % 3 = 0 then null else (g::bigint * 7919) % 100000 end
+               timestamptz '2020-01-01' + g * interval '1 minute'
         from generate_series(${lo}::int, ${hi}::int) g
-        returning id, split_part(url, '/a/', 2)::int as n)
+        returning id, split_part(url, '/a/', 2)::int as n),
+      views as (
+        insert into article_view_counts (article_id, view_count)
+        select id, (n::bigint * 7919) % 100000 from ins where n % 3 <> 0)
       insert into article_metrics (article_id, metric_key, value, source)
       select id, 'citation_count', (n::bigint * 104729) % 5000, 'bench' from ins where n % 10 < 6`);
   }
-  await db.execute(sql`vacuum analyze articles`);
-  await db.execute(sql`vacuum analyze article_metrics`);
+  for (const table of ['articles', 'article_metrics', 'article_view_counts'])
+    await db.execute(sql.raw(`vacuum analyze ${table}`));
 }
 
 export async function makeTopics(database: Database, n: number): Promise<string[]> {

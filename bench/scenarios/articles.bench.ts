@@ -281,7 +281,7 @@ async function flushScenario(ctx: BenchContext): Promise<BenchResult[]> {
     const sum = async () =>
       Number(
         rowsOf<{ s: string }>(
-          await db.execute(sql`select sum(coalesce(view_count, 0))::bigint as s from articles`),
+          await db.execute(sql`select coalesce(sum(view_count), 0)::bigint as s from article_view_counts`),
         )[0]!.s,
       );
     const before = await sum();

@@ -97,7 +97,7 @@ describe.each(combos)('view counting on %s with the %s cache', (db, cache) => {
     for (let i = 0; i < 3; i++) await view(a.id, `198.51.100.${i}`);
     await view(b.id, '198.51.100.1');
     // the write fails for real: the column it adds to is gone
-    await database.execute(sql`alter table articles rename column view_count to view_count_away`);
+    await database.execute(sql`alter table article_view_counts rename column view_count to view_count_away`);
     try {
       const failed = await adminFlush();
       expect(failed.statusCode).toBe(500);
@@ -106,7 +106,9 @@ describe.each(combos)('view counting on %s with the %s cache', (db, cache) => {
       expect(await t.container.cache.get(`view:${a.id}`)).toBe('4');
       expect(await t.container.cache.get(`view:${b.id}`)).toBe('1');
     } finally {
-      await database.execute(sql`alter table articles rename column view_count_away to view_count`);
+      await database.execute(
+        sql`alter table article_view_counts rename column view_count_away to view_count`,
+      );
     }
     expect((await adminFlush()).json()).toEqual({ articles: 2, views: 5 });
     expect([await stored(a.id), await stored(b.id)]).toEqual([before[0] + 4, before[1] + 1]);
@@ -173,7 +175,7 @@ describe.each(dbKinds())('a flush of more counters than one write batch on %s', 
       expect(await t.container.services.views.flush()).toEqual({ articles: 10500, views: expected });
       const [sum] = rowsOf<{ s: string; n: string }>(
         await database.execute(
-          sql`select sum(view_count)::bigint as s, count(view_count)::int as n from articles`,
+          sql`select sum(view_count)::bigint as s, count(*)::int as n from article_view_counts`,
         ),
       );
       expect([Number(sum!.s), Number(sum!.n)]).toEqual([expected, 10500]);

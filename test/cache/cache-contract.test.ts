@@ -58,9 +58,14 @@ describe.each(cacheKinds())('cache contract: %s', (kind) => {
 
   it('take reads and deletes so a value is never read twice', async () => {
     await cache.incrBy('t', 3);
-    const [a, b] = await Promise.all([cache.take('t'), cache.take('t')]);
-    expect([a, b].sort()).toEqual([null, '3'].sort());
+    await cache.incrBy('u', 2);
+    const [a, b] = await Promise.all([cache.take(['t', 'u', 'none']), cache.take(['u', 't'])]);
+    // each value went to exactly one of the two calls
+    expect([a[0], b[1]].filter(Boolean)).toEqual(['3']);
+    expect([a[1], b[0]].filter(Boolean)).toEqual(['2']);
+    expect(a[2]).toBeNull();
     expect(await cache.get('t')).toBeNull();
+    expect(await cache.take([])).toEqual([]);
   });
 
   it('scans keys by prefix in batches', async () => {

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeArticle } from '../helpers/article-factories.js';
 import { TcpProxy } from '../peers/tcp-proxy.js';
 import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
-import { articles } from '../../src/infrastructure/db/schema/index.js';
+import { articleViewCounts } from '../../src/infrastructure/db/schema/index.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -51,7 +51,12 @@ describe.runIf(redisUrl)('Redis unavailable', { timeout: 60_000 }, () => {
       });
     };
     const stored = async () =>
-      (await db.select({ v: articles.viewCount }).from(articles).where(eq(articles.id, a.id)))[0]!.v ?? 0;
+      (
+        await db
+          .select({ v: articleViewCounts.viewCount })
+          .from(articleViewCounts)
+          .where(eq(articleViewCounts.articleId, a.id))
+      )[0]?.v ?? 0;
 
     for (const ip of ['10.0.0.1', '10.0.0.2']) expect((await view(ip)).statusCode).toBe(204);
 

@@ -4,6 +4,7 @@ import type { Db } from '../../src/infrastructure/db/client.js';
 import {
   articleMetrics,
   articleTags,
+  articleViewCounts,
   articles,
   metricDefinitions,
   sources,
@@ -136,6 +137,14 @@ export async function tagArticle(db: Db, article: Pick<ArticleRow, 'id' | 'topic
   }
 }
 
+/** The stored view count of an article; null = never viewed (no row). */
 export async function setViewCount(db: Db, articleId: string, viewCount: number | null): Promise<void> {
-  await db.update(articles).set({ viewCount }).where(eq(articles.id, articleId));
+  if (viewCount === null) {
+    await db.delete(articleViewCounts).where(eq(articleViewCounts.articleId, articleId));
+    return;
+  }
+  await db
+    .insert(articleViewCounts)
+    .values({ articleId, viewCount })
+    .onConflictDoUpdate({ target: articleViewCounts.articleId, set: { viewCount } });
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../src/infrastructure/db/client.js';
 import {
   articleMetrics,
   articleTags,
+  articleViewCounts,
   articles,
   notificationSettings,
   providers,
@@ -71,10 +72,11 @@ export async function insertArticle(db: Db, topicId: string, o: ArticleSeed = {}
       summary: o.summary ?? `Summary of ${title}.`,
       publishedAt: o.publishedAt === undefined ? new Date() : o.publishedAt,
       ...(o.scrapedAt ? { scrapedAt: o.scrapedAt } : {}),
-      viewCount: o.viewCount ?? null,
       processingStatus: 'completed',
     })
     .returning();
+  if (o.viewCount !== undefined && o.viewCount !== null)
+    await db.insert(articleViewCounts).values({ articleId: a!.id, viewCount: o.viewCount });
   if (o.citations !== undefined && o.citations !== null)
     await db
       .insert(articleMetrics)

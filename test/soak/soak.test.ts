@@ -193,7 +193,7 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       expect(viewsAccepted).toBeGreaterThan(500);
 
       const { rows } = await db.query<{ total: string }>(
-        `select coalesce(sum(view_count), 0) as total from articles`,
+        `select coalesce(sum(view_count), 0) as total from article_view_counts`,
       );
       await db.end();
       expect(Number(rows[0]!.total)).toBe(viewsAccepted);

@@ -18,8 +18,11 @@ export interface KeyValueCache {
    * it counted. One round trip, and no moment where the first is set but the second not.
    */
   incrOnce(onceKey: string, ttlSeconds: number, counterKey: string): Promise<boolean>;
-  /** atomically reads and deletes (GETDEL): what was read can no longer be counted twice */
-  take(key: string): Promise<string | null>;
+  /**
+   * Reads and deletes each key atomically (GETDEL), all in one round trip; the values in the order
+   * of `keys`, null for an absent key. What was read can no longer be counted twice.
+   */
+  take(keys: readonly string[]): Promise<(string | null)[]>;
   del(...keys: string[]): Promise<void>;
   /** the keys starting with prefix; iteration is lazy and safe on large key spaces */
   scan(prefix: string, batch?: number): AsyncIterable<string[]>;

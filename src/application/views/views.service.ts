@@ -201,8 +201,9 @@ export class ViewsService {
   ): Promise<void> {
     for await (const keys of this.cache.scan(COUNTER_PREFIX, SCAN_BATCH)) {
       const pending = getPending();
-      const taken = await Promise.all(keys.map(async (key) => ({ key, value: await this.cache.take(key) })));
-      for (const { key, value } of taken) {
+      const values = await this.cache.take(keys);
+      for (const [n, key] of keys.entries()) {
+        const value = values[n];
         const articleId = key.slice(COUNTER_PREFIX.length);
         const views = Number(value);
         if (!value || !Number.isInteger(views) || views <= 0) continue;

@@ -66,10 +66,12 @@ export class MemoryCache implements KeyValueCache {
     return true;
   }
 
-  async take(key: string) {
-    const e = this.live(key);
-    this.map.delete(key);
-    return e?.value ?? null;
+  async take(keys: readonly string[]) {
+    return keys.map((key) => {
+      const e = this.live(key);
+      this.map.delete(key);
+      return e?.value ?? null;
+    });
   }
 
   async del(...keys: string[]) {

@@ -1,11 +1,32 @@
 import { Redis } from 'ioredis';
 import type { KeyValueCache } from '../../application/shared/ports.js';
 
-// INCR that sets the TTL only when the key is created (a fixed window).
-const INCR_WITH_TTL = `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`;
-
-// SET NX EX on the first key; only when it was set, INCR the counter.
-const INCR_ONCE = `if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then redis.call('INCR', KEYS[2]) return 1 end return 0`;
+/**
+ * Lua commands, registered with defineCommand: ioredis sends EVALSHA (the script body only once per
+ * connection, on NOSCRIPT) and prefixes their keys like those of any other command.
+ */
+const SCRIPTS = {
+  // INCR that sets the TTL only when the key is created (a fixed window).
+  incrWithTtl: {
+    numberOfKeys: 1,
+    lua: `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`,
+  },
+  // SET NX EX on the first key; only when it was set, INCR the counter.
+  incrOnce: {
+    numberOfKeys: 2,
+    lua: `if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then redis.call('INCR', KEYS[2]) return 1 end return 0`,
+  },
+  // GETDEL of every key; a missing key is false in Lua, a nil in the reply.
+  takeAll: {
+    lua: `local r = {} for i, k in ipairs(KEYS) do r[i] = redis.call('GETDEL', k) end return r`,
+  },
+};
+interface Scripts {
+  incrWithTtl(key: string, ttlSeconds: number): Promise<number>;
+  incrOnce(onceKey: string, counterKey: string, ttlSeconds: number): Promise<number>;
+  /** the first argument is the number of keys that follow */
+  takeAll(numberOfKeys: number, ...keys: string[]): Promise<(string | null)[]>;
+}
 
 export class RedisCache implements KeyValueCache {
   readonly kind = 'redis' as const;
@@ -24,6 +45,7 @@ export class RedisCache implements KeyValueCache {
       enableAutoPipelining: true,
       lazyConnect: false,
     });
+    for (const [name, definition] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, definition);
     // connection errors surface on the failing command; the client reconnects by itself
     this.redis.on('error', () => {});
     // Queue commands only until the first connection: after that a command issued while Redis is
@@ -32,6 +54,10 @@ export class RedisCache implements KeyValueCache {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
+  }
+
+  private get scripts() {
+    return this.redis as unknown as Scripts;
   }
 
   private get prefix() {
@@ -56,15 +82,16 @@ export class RedisCache implements KeyValueCache {
   }
 
   async incrWithTtl(key: string, ttlSeconds: number) {
-    return Number(await this.redis.eval(INCR_WITH_TTL, 1, key, ttlSeconds));
+    return Number(await this.scripts.incrWithTtl(key, ttlSeconds));
   }
 
   async incrOnce(onceKey: string, ttlSeconds: number, counterKey: string) {
-    return Number(await this.redis.eval(INCR_ONCE, 2, onceKey, counterKey, ttlSeconds)) === 1;
+    return Number(await this.scripts.incrOnce(onceKey, counterKey, ttlSeconds)) === 1;
   }
 
-  async take(key: string) {
-    return this.redis.getdel(key);
+  async take(keys: readonly string[]) {
+    if (!keys.length) return [];
+    return this.scripts.takeAll(keys.length, ...keys);
   }
 
   async del(...keys: string[]) {

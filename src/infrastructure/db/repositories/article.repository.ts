@@ -8,6 +8,7 @@ import type {
 } from '../../../application/articles/articles.ports.js';
 import type {
   ArticleDetail,
+  ArticleSort,
   ArticleSummary,
   ArticleTranslationView,
   ColumnSort,
@@ -22,7 +23,7 @@ import { rowsOf, type Db } from '../client.js';
 export const EXACT_TOTAL_CAP = 10_000;
 
 const SUMMARY_COLUMNS = sql.raw(
-  'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id, a.view_count',
+  'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id',
 );
 
 interface SummaryRow {
@@ -37,9 +38,9 @@ interface SummaryRow {
   language: string | null;
   doi: string | null;
   arxiv_id: string | null;
-  view_count: number | null;
 }
 interface DecoratedRow extends SummaryRow {
+  view_count: number | null;
   tags: string[] | string;
   metrics: Record<string, number | string> | string;
   is_favorited: boolean | string;
@@ -75,23 +76,23 @@ function whereOf(f: ArticleFilter): SQL {
  * ORDER BY of a column sort, written to match an index exactly (schema/articles.ts): nullable
  * columns put NULLS LAST in both directions, and id breaks ties in the same direction.
  */
-function columnOrder(column: ColumnSort, order: SortOrder): SQL {
+function columnOrder(column: Exclude<ColumnSort, 'view_count'>, order: SortOrder): SQL {
   const dir = sql.raw(order === 'asc' ? 'asc' : 'desc');
   const col = sql.raw(`a.${column}`);
-  if (column === 'published_at' || column === 'view_count')
-    return sql`${col} ${dir} nulls last, a.id ${dir} nulls last`;
+  if (column === 'published_at') return sql`${col} ${dir} nulls last, a.id ${dir} nulls last`;
   return sql`${col} ${dir}, a.id ${dir}`;
 }
 
 /**
- * Tags, enabled metrics and is_favorited of the rows of `page`, as correlated subqueries over the
- * page only (it carries its own LIMIT): one statement per page, whatever its size.
+ * View count, tags, enabled metrics and is_favorited of the rows of `page`, as correlated
+ * subqueries over the page only (it carries its own LIMIT): one statement per page, whatever its size.
  */
 export function decorated(page: SQL, viewerId: string | null, extra = sql``): SQL {
   const favorited = viewerId
     ? sql`exists (select 1 from favorites f where f.user_id = ${viewerId} and f.article_id = p.id)`
     : sql`false`;
   return sql`select p.*${extra},
+    (select v.view_count from article_view_counts v where v.article_id = p.id) as view_count,
     coalesce((select json_agg(t.name order by t.name) from article_tags at join tags t on t.id = at.tag_id
               where at.article_id = p.id), '[]'::json) as tags,
     coalesce((select json_object_agg(m.metric_key, m.value order by m.metric_key) from article_metrics m
@@ -180,28 +181,44 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
 export const cappedCountSql = (filter: ArticleFilter): SQL =>
   sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter)} limit ${EXACT_TOTAL_CAP + 1}) c`;
 
+/**
+ * A sort by a value kept in a side table (a metric in article_metrics, the view count in
+ * article_view_counts): the table, the condition of a row that has a value, and the value.
+ */
+function sideSort(sort: ArticleSort): { table: SQL; has: SQL; value: SQL } | null {
+  if (sort.kind === 'metric')
+    return {
+      table: sql`article_metrics`,
+      has: sql`s.metric_key = ${sort.metricKey} and s.value is not null`,
+      value: sql`s.value`,
+    };
+  if (sort.column === 'view_count')
+    return { table: sql`article_view_counts`, has: sql`true`, value: sql`s.view_count` };
+  return null;
+}
+
 /** The rows of one page, in order, before decoration. */
 export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
   const where = whereOf(q.filter);
-  if (q.sort.kind === 'column') {
+  const side = sideSort(q.sort);
+  if (!side) {
+    const column = (q.sort as { column: Exclude<ColumnSort, 'view_count'> }).column;
     return sql`select ${SUMMARY_COLUMNS} from articles a where ${where}
-               order by ${columnOrder(q.sort.column, q.order)} limit ${q.limit} offset ${q.offset}`;
+               order by ${columnOrder(column, q.order)} limit ${q.limit} offset ${q.offset}`;
   }
-  // Metric sort: the rows with a value, read in (value, article_id) order from the partial index
-  // article_metrics_sort_idx, then the rows without one in id order. UNION ALL without an outer
+  // Side-table sort: the rows with a value, read in (value, article_id) order from the side
+  // table's sort index, then the rows without one in id order. UNION ALL without an outer
   // ORDER BY is an Append that runs its branches in order and stops as soon as the LIMIT is met,
   // so a page inside the first part never touches the second (docs/decisions.md).
   const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
-  const key = q.sort.metricKey;
   const reach = q.limit + q.offset;
   return sql`select * from (
-      (select ${SUMMARY_COLUMNS} from article_metrics m join articles a on a.id = m.article_id
-        where m.metric_key = ${key} and m.value is not null and ${where}
-        order by m.value ${dir}, m.article_id ${dir} limit ${reach})
+      (select ${SUMMARY_COLUMNS} from ${side.table} s join articles a on a.id = s.article_id
+        where ${side.has} and ${where}
+        order by ${side.value} ${dir}, s.article_id ${dir} limit ${reach})
       union all
       (select ${SUMMARY_COLUMNS} from articles a
-        where not exists (select 1 from article_metrics m
-                          where m.article_id = a.id and m.metric_key = ${key} and m.value is not null)
+        where not exists (select 1 from ${side.table} s where s.article_id = a.id and ${side.has})
           and ${where}
         order by a.id ${dir} limit ${reach})
     ) u limit ${q.limit} offset ${q.offset}`;

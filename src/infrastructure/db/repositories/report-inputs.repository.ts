@@ -1,7 +1,15 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ReportArticle, ReportInputs } from '../../../application/reports/reports.ports.js';
 import type { Db } from '../client.js';
-import { articleMetrics, articleTags, articles, metricDefinitions, tags, topics } from '../schema/index.js';
+import {
+  articleMetrics,
+  articleTags,
+  articleViewCounts,
+  articles,
+  metricDefinitions,
+  tags,
+  topics,
+} from '../schema/index.js';
 import { DrizzleProviderRepository, DrizzleTopicRepository } from './catalog.repository.js';
 
 const CITATION_KEY = 'citation_count';
@@ -68,7 +76,7 @@ export class DrizzleReportInputs implements ReportInputs {
         summary: articles.summary,
         source: articles.source,
         publishedAt: articles.publishedAt,
-        viewCount: articles.viewCount,
+        viewCount: articleViewCounts.viewCount,
         citationCount: citation,
       })
       .from(articles)
@@ -76,10 +84,11 @@ export class DrizzleReportInputs implements ReportInputs {
         articleMetrics,
         and(eq(articleMetrics.articleId, articles.id), eq(articleMetrics.metricKey, CITATION_KEY)),
       )
+      .leftJoin(articleViewCounts, eq(articleViewCounts.articleId, articles.id))
       .where(and(eq(articles.topicId, topicId), inWindow(window)))
       .orderBy(
         desc(sql`coalesce(${articleMetrics.value}, 0)`),
-        desc(sql`coalesce(${articles.viewCount}, 0)`),
+        desc(sql`coalesce(${articleViewCounts.viewCount}, 0)`),
         sql`${articles.publishedAt} desc nulls last`,
         asc(articles.id),
       )

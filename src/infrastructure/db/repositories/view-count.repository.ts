@@ -6,25 +6,28 @@ import { uuidArray } from './article.repository.js';
 export class DrizzleViewCountStore implements ViewCountStore {
   constructor(private readonly db: Db) {}
 
-  /** One UPDATE ... FROM unnest(ids, counts): a batch of thousands is a single statement. */
+  /**
+   * One upsert from unnest(ids, counts): a batch of thousands is a single statement that adds to
+   * narrow article_view_counts rows. Counters of articles deleted since are dropped; ids are sorted
+   * so that two flushes touching the same rows lock them in the same order.
+   */
   async addViews(increments: readonly ViewIncrement[]) {
     if (!increments.length) return { articles: 0, views: 0 };
-    // the same article twice in one batch would make UPDATE ... FROM apply only one of the rows
+    // one row per article: ON CONFLICT cannot update the same row twice in one statement
     const merged = new Map<string, number>();
     for (const i of increments) merged.set(i.articleId, (merged.get(i.articleId) ?? 0) + i.views);
-    const ids = [...merged.keys()];
-    const counts = sql`${`{${[...merged.values()].join(',')}}`}::int[]`;
-    // `a.id = any(ids)` lets the planner fetch the rows through the primary key instead of hashing
-    // a sequential scan of the whole table for every batch
-    const idArray = uuidArray(ids);
-    const rows = rowsOf<{ views: number }>(
+    const ids = [...merged.keys()].sort();
+    const counts = sql`${`{${ids.map((id) => merged.get(id)!).join(',')}}`}::int[]`;
+    const rows = rowsOf<{ article_id: string }>(
       await this.db.execute(sql`
-        update articles a set view_count = coalesce(a.view_count, 0) + v.views
-        from unnest(${idArray}, ${counts}) as v(id, views)
-        where a.id = v.id and a.id = any(${idArray})
-        returning v.views`),
+        insert into article_view_counts as c (article_id, view_count)
+        select v.id, v.views from unnest(${uuidArray(ids)}, ${counts}) with ordinality as v(id, views, n)
+        where exists (select 1 from articles a where a.id = v.id)
+        order by v.n
+        on conflict (article_id) do update set view_count = c.view_count + excluded.view_count
+        returning c.article_id`),
     );
-    return { articles: rows.length, views: rows.reduce((s, r) => s + Number(r.views), 0) };
+    return { articles: rows.length, views: rows.reduce((s, r) => s + merged.get(r.article_id)!, 0) };
   }
 
   async exists(articleId: string) {

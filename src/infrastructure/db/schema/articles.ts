@@ -31,8 +31,6 @@ export const articles = pgTable(
     translations: jsonb('translations').$type<Record<string, ArticleTranslation>>().notNull().default({}),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     scrapedAt: timestamp('scraped_at', { withTimezone: true }).notNull().defaultNow(),
-    /** null until the first flush: never-viewed rows sort as "without a value" */
-    viewCount: integer('view_count'),
     processingStatus: text('processing_status').notNull().default('new'),
     processingError: text('processing_error'),
     runId: uuid('run_id'),
@@ -48,7 +46,7 @@ export const articles = pgTable(
     // NOT NULL keys: one index serves both directions (backward scan for desc).
     index('articles_scraped_at_idx').on(t.scrapedAt, t.id),
     // also the topic filter and the foreign-key lookups (a plain topic_id index would only add
-    // write cost: each index is one more insert per flushed view count)
+    // write cost to every insert)
     index('articles_topic_scraped_at_idx').on(t.topicId, t.scrapedAt, t.id),
     index('articles_title_idx').on(t.title, t.id),
     index('articles_source_idx').on(t.source, t.id),
@@ -56,7 +54,24 @@ export const articles = pgTable(
     // each direction has its own index.
     index('articles_published_at_asc_idx').on(t.publishedAt.asc().nullsLast(), t.id.asc()),
     index('articles_published_at_desc_idx').on(t.publishedAt.desc().nullsLast(), t.id.desc()),
-    index('articles_view_count_asc_idx').on(t.viewCount.asc().nullsLast(), t.id.asc()),
-    index('articles_view_count_desc_idx').on(t.viewCount.desc().nullsLast(), t.id.desc()),
   ],
+);
+
+/**
+ * Stored view counts (the `view_count` of the API), one narrow row per viewed article. They live
+ * apart from `articles` because the view flush rewrites thousands of them at a time: an UPDATE of
+ * an articles row would write a new version of the wide row and an entry in each of its indexes,
+ * here it is a two-integer tuple and two index entries (docs/decisions.md "View counts table").
+ * No row = never viewed: shown as 0, sorted as "without a value".
+ */
+export const articleViewCounts = pgTable(
+  'article_view_counts',
+  {
+    articleId: uuid('article_id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    viewCount: integer('view_count').notNull(),
+  },
+  // sort=view_count: (view_count, article_id) scanned forward for asc and backward for desc
+  (t) => [index('article_view_counts_sort_idx').on(t.viewCount, t.articleId)],
 );
