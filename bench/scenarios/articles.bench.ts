@@ -69,6 +69,8 @@ interface ListStats {
   apiP99: number;
   rawP50: number;
   rawP99: number;
+  /** the enabled keys and the page alone, without the total */
+  pageP50: number;
 }
 
 /**
@@ -83,6 +85,7 @@ async function measureList(targets: ListTarget[], requests: number): Promise<Lis
   const raws = combos.map((c) => rawStatements(c.order, c.offset));
   const api = targets.map(() => [] as number[]);
   const raw = targets.map(() => [] as number[]);
+  const page = targets.map(() => [] as number[]);
   const warmup = Math.min(200, requests / 5);
   for (let i = 0; i < requests + warmup; i++) {
     const c = combos[i % combos.length]!;
@@ -102,9 +105,14 @@ async function measureList(targets: ListTarget[], requests: number): Promise<Lis
         target.pool.query(r.count.sql, r.count.params),
       ]);
       const tRaw = performance.now() - t0;
+      t0 = performance.now();
+      await target.pool.query(r.keys.sql, r.keys.params);
+      await target.pool.query(r.page.sql, r.page.params);
+      const tPage = performance.now() - t0;
       if (i >= warmup) {
         api[k]!.push(tApi);
         raw[k]!.push(tRaw);
+        page[k]!.push(tPage);
       }
     }
   }
@@ -113,6 +121,7 @@ async function measureList(targets: ListTarget[], requests: number): Promise<Lis
     apiP99: percentile(api[k]!, 99),
     rawP50: percentile(raw[k]!, 50),
     rawP99: percentile(raw[k]!, 99),
+    pageP50: percentile(page[k]!, 50),
   }));
 }
 
@@ -175,7 +184,7 @@ async function listScenario(ctx: BenchContext): Promise<BenchResult[]> {
         ratio: round(apiVsRaw),
         budget: 'ratio <= 1.3',
         pass: apiVsRaw <= 1.3,
-        notes: `floor: the API's own statements (enabled keys, then page and capped count side by side) sent through pg; p99 ratio ${round(atLarge.apiP99 / atLarge.rawP99)}`,
+        notes: `floor: the statements that compute the answer (enabled keys, then page and capped count side by side) sent through pg; p99 ratio ${round(atLarge.apiP99 / atLarge.rawP99)}. Above 10,000 matches the API serves the estimated total from its 60-s cache, so warm requests send keys and page only: API / (keys + page through pg) = ${round(atLarge.apiP50 / atLarge.pageP50)} (${round(atLarge.pageP50)} ms)`,
       },
     ];
   } finally {

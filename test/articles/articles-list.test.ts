@@ -3,6 +3,11 @@ import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import {
+  DrizzleArticleRepository,
+  ESTIMATE_TTL_MS,
+} from '../../src/infrastructure/db/repositories/article.repository.js';
+import { rowsOf } from '../../src/infrastructure/db/client.js';
+import {
   makeArticle,
   makeMetricDefinition,
   makeTopic,
@@ -276,5 +281,36 @@ describe.each(dbKinds())('GET /articles total above the exact-count cap on %s', 
     expect(Math.abs(all.total - 12_000)).toBeLessThan(1_200);
     const few = (await t.app.inject({ method: 'GET', url: '/articles?q=bulk%20119' })).json<Page>();
     expect(few.total).toBe(111); // 119, 1190..1199 and 11900..11999
+  });
+
+  it('keeps the estimate of a large filter for a minute; small filters are counted every time', async () => {
+    const db = t.container.database.db;
+    let now = 1_000_000;
+    const repo = new DrizzleArticleRepository(db, () => now);
+    const query = (q?: string) => ({
+      filter: { ...(q ? { q } : {}) },
+      sort: { kind: 'column' as const, column: 'scraped_at' as const },
+      order: 'desc' as const,
+      limit: 1,
+      offset: 0,
+      viewerId: null,
+    });
+    const first = (await repo.list(query())).total;
+    expect(first).toBeGreaterThan(10_000);
+    const [topic] = rowsOf<{ id: string }>(await db.execute(sql`select id from topics limit 1`));
+    await db.execute(sql`
+      insert into articles (topic_id, source, url, canonical_url, title, normalized_title)
+      select ${topic!.id}, 'Bulk', 'https://more.example.test/' || g, 'https://more.example.test/' || g,
+             'More ' || g, 'more ' || g
+      from generate_series(1, 6000) g`);
+    await db.execute(sql`analyze articles`);
+    // within the minute: the same estimate, no count
+    now += ESTIMATE_TTL_MS - 1;
+    expect((await repo.list(query())).total).toBe(first);
+    // a small filter is exact at once
+    expect((await repo.list(query('more 599'))).total).toBe(11); // 599, 5990..5999
+    now += 2;
+    const later = (await repo.list(query())).total;
+    expect(Math.abs(later - 18_000)).toBeLessThan(1_800);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../application/shared/rate-limit.js';
 import { clientIp } from './client-ip.js';
@@ -13,9 +13,13 @@ declare module 'fastify' {
 export type RateLimitName = 'login' | 'register' | 'view';
 export type RateLimitRules = Record<RateLimitName, RateLimitRule | null>;
 
+const toArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
 /**
  * Routes opt in with `config: { rateLimit: 'login' }`; the rules come from the config (null = off). Over the limit: 429
- * `rate_limited` with Retry-After; every limited response carries X-RateLimit-* headers.
+ * `rate_limited` with Retry-After; every limited response carries X-RateLimit-* headers. The limit
+ * is an onRequest hook of the limited routes only (registered in onRoute, so install this before
+ * the routes): every other route pays nothing for it.
  */
 export function installRateLimits(
   app: FastifyInstance,
@@ -23,17 +27,20 @@ export function installRateLimits(
   rules: RateLimitRules,
   trustedProxies: readonly string[],
 ): void {
-  app.addHook('onRequest', async (req, reply) => {
-    const name = req.routeOptions.config.rateLimit;
+  app.addHook('onRoute', (route) => {
+    const name = route.config?.rateLimit;
     const rule = name ? rules[name] : null;
     if (!rule) return;
-    const decision = await limiter.hit(rule, clientIp(req, trustedProxies));
-    reply.header('x-ratelimit-limit', rule.max);
-    reply.header('x-ratelimit-remaining', decision.remaining);
-    reply.header('x-ratelimit-reset', decision.resetSeconds);
-    if (!decision.allowed) {
-      reply.header('retry-after', decision.resetSeconds);
-      throw new AppError('RateLimited', 'rate_limited', 'too many requests, try again later');
-    }
+    const limit: onRequestAsyncHookHandler = async (req, reply) => {
+      const decision = await limiter.hit(rule, clientIp(req, trustedProxies));
+      reply.header('x-ratelimit-limit', rule.max);
+      reply.header('x-ratelimit-remaining', decision.remaining);
+      reply.header('x-ratelimit-reset', decision.resetSeconds);
+      if (!decision.allowed) {
+        reply.header('retry-after', decision.resetSeconds);
+        throw new AppError('RateLimited', 'rate_limited', 'too many requests, try again later');
+      }
+    };
+    route.onRequest = [...toArray(route.onRequest), limit] as typeof route.onRequest;
   });
 }

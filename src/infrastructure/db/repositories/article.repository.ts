@@ -21,6 +21,12 @@ import { rowsOf, type Db } from '../client.js';
  * counting a million rows costs ~35 ms and the page itself ~1 ms (docs/decisions.md).
  */
 export const EXACT_TOTAL_CAP = 10_000;
+/**
+ * A filter found to match more than EXACT_TOTAL_CAP rows keeps its estimate this long: its next
+ * pages skip both the capped count and the EXPLAIN (the total is an estimate anyway).
+ */
+export const ESTIMATE_TTL_MS = 60_000;
+const ESTIMATES_MAX = 1_000;
 
 const SUMMARY_COLUMNS = sql.raw(
   'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id',
@@ -127,13 +133,19 @@ function summaryOf(r: DecoratedRow): ArticleSummary {
 }
 
 export class DrizzleArticleRepository implements ArticleReadRepository {
-  constructor(private readonly db: Db) {}
+  /** estimated totals of large filters, by filter, in insertion order (the oldest is evicted) */
+  private readonly estimates = new Map<string, { total: number; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async list(q: ArticleListQuery): Promise<ArticlePage> {
     // the page and the total run side by side (two pool connections on PostgreSQL)
     const [rows, total] = await Promise.all([
       this.db.execute(decorated(pageSql(q), q.viewerId)),
-      this.total(q.filter),
+      this.cachedTotal(q.filter),
     ]);
     return { items: rowsOf<DecoratedRow>(rows).map(summaryOf), total };
   }
@@ -160,6 +172,19 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
 
   async exists(id: string) {
     return rowsOf(await this.db.execute(sql`select 1 from articles where id = ${id}`)).length > 0;
+  }
+
+  private async cachedTotal(filter: ArticleFilter): Promise<number> {
+    const key = JSON.stringify([filter.topicId, filter.source, filter.q, filter.tag, filter.favoritesOf]);
+    const hit = this.estimates.get(key);
+    if (hit && hit.until > this.now()) return hit.total;
+    const total = await this.total(filter);
+    this.estimates.delete(key);
+    if (total > EXACT_TOTAL_CAP) {
+      if (this.estimates.size >= ESTIMATES_MAX) this.estimates.delete(this.estimates.keys().next().value!);
+      this.estimates.set(key, { total, until: this.now() + ESTIMATE_TTL_MS });
+    }
+    return total;
   }
 
   private async total(filter: ArticleFilter): Promise<number> {
