@@ -5,6 +5,7 @@ import { dbKinds } from '../helpers/db.js';
 import { makeArticle, makeMetricDefinition, setMetric } from '../helpers/article-factories.js';
 import { HttpPeer, sendJson, type RecordedRequest } from '../peers/http-peer.js';
 import { articleMetrics } from '../../src/infrastructure/db/schema/index.js';
+import { rowsOf } from '../../src/infrastructure/db/client.js';
 
 /** citation counts each fake API knows, by the id it is asked for */
 type Known = Map<string, number | null>;
@@ -221,6 +222,30 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
     s2Known.set('ARXIV:2403.00001', 2);
     expect(await refresh()).toMatchObject({ articles: 1, updated: 2, failed: 0 });
     expect(await stored(a.id)).toMatchObject({ value: 2, source: 'semantic_scholar' });
+  });
+
+  it('pages through more articles than one page holds, each exactly once', async () => {
+    const topicId = (await makeArticle(db(), { doi: '10.1000/bulk-0' })).topicId;
+    s2Known.set('DOI:10.1000/bulk-0', 0);
+    await db().execute(sql`
+      insert into articles (topic_id, source, url, canonical_url, title, normalized_title, doi)
+      select ${topicId}, 'Bulk', 'https://bulk.example.test/' || g, 'https://bulk.example.test/' || g,
+             'Bulk ' || g, 'bulk ' || g, '10.1000/bulk-' || g
+      from generate_series(1, 449) g`);
+    for (let i = 1; i < 450; i++) s2Known.set(`DOI:10.1000/bulk-${i}`, i);
+    // two metrics are enabled (citation_count and oa_citations from an earlier test)
+    oaKnown.clear();
+    const summary = await refresh();
+    expect(summary).toMatchObject({ articles: 450, failed: 0 });
+    expect(s2.requests).toHaveLength(450);
+    const [row] = rowsOf<{ n: number | string; s: number | string }>(
+      await db().execute(sql`
+        select count(*) as n, sum(value) as s from article_metrics
+        where metric_key = 'citation_count' and source = 'semantic_scholar'
+          and article_id in (select id from articles where doi like '10.1000/bulk-%')`),
+    );
+    expect([Number(row!.n), Number(row!.s)]).toEqual([450, (449 * 450) / 2]);
+    expect(await refresh()).toMatchObject({ articles: 0 });
   });
 
   it('is admin only', async () => {

@@ -1,7 +1,12 @@
 import { resolveIdentifiers } from '../../domain/metrics.js';
 import { conflict } from '../../domain/errors.js';
 import type { Clock, JobLock, Logger } from '../shared/ports.js';
-import type { CitationSource, MetricRefreshStore, MetricValueWrite } from './metrics.ports.js';
+import type {
+  CitationSource,
+  MetricRefreshStore,
+  MetricValueWrite,
+  RefreshCandidate,
+} from './metrics.ports.js';
 
 export interface RefreshSummary {
   /** articles that had at least one missing or stale value */
@@ -25,6 +30,8 @@ export const METRIC_REFRESH_JOB = 'metric-refresh';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** articles refreshed at once: sources are rate limited, a small overlap keeps the limiter busy */
 const CONCURRENCY = 4;
+/** articles read from the database at a time */
+const PAGE_SIZE = 200;
 
 /**
  * Daily metric refresh (spec "Metric refresh"): every enabled metric with a missing or stale
@@ -57,17 +64,40 @@ export class MetricRefreshService {
     const definitions = await this.store.enabledDefinitions();
     if (!definitions.length) return summary;
     const providersOf = new Map(definitions.map((d) => [d.metricKey, d.providers]));
-    const now = this.clock.now();
-    const candidates = await this.store.candidates(
-      definitions.map((d) => d.metricKey),
-      new Date(now.getTime() - DAY_MS),
-    );
-    summary.articles = candidates.length;
-    this.logger.info({ event: 'metrics.refresh_started', articles: candidates.length });
-    onProgress({ done: 0, total: candidates.length });
+    const keys = definitions.map((d) => d.metricKey);
+    const staleBefore = new Date(this.clock.now().getTime() - DAY_MS);
+    const total = await this.store.countCandidates(keys, staleBefore);
+    this.logger.info({ event: 'metrics.refresh_started', articles: total });
+    onProgress({ done: 0, total });
 
-    let next = 0;
     let done = 0;
+    // pages in id order: an article whose lookup failed stays stale but is not met again this run
+    for (let after: string | null = null; ;) {
+      const candidates = await this.store.candidates(keys, staleBefore, { after, limit: PAGE_SIZE });
+      if (!candidates.length) break;
+      after = candidates[candidates.length - 1]!.id;
+      summary.articles += candidates.length;
+      await this.refreshPage(candidates, providersOf, summary, () =>
+        // articles that became stale during the run can push done past the first count
+        onProgress({ done: ++done, total: Math.max(total, done) }),
+      );
+    }
+    this.logger.info({
+      event: 'metrics.refresh_finished',
+      ...summary,
+      duration_ms: Date.now() - started,
+    });
+    return summary;
+  }
+
+  /** The articles of one page, CONCURRENCY at a time. */
+  private async refreshPage(
+    candidates: RefreshCandidate[],
+    providersOf: Map<string, string[]>,
+    summary: RefreshSummary,
+    onDone: () => void,
+  ): Promise<void> {
+    let next = 0;
     const worker = async () => {
       while (next < candidates.length) {
         const article = candidates[next++]!;
@@ -86,16 +116,10 @@ export class MetricRefreshService {
           summary.by_source[key] = (summary.by_source[key] ?? 0) + 1;
         }
         if (writes.length) await this.store.upsert(writes);
-        onProgress({ done: ++done, total: candidates.length });
+        onDone();
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, candidates.length) }, worker));
-    this.logger.info({
-      event: 'metrics.refresh_finished',
-      ...summary,
-      duration_ms: Date.now() - started,
-    });
-    return summary;
   }
 
   /** First non-null value in priority order; `failed` only when no source answered at all. */

@@ -44,7 +44,16 @@ export interface MetricValueWrite {
 
 export interface MetricRefreshStore {
   enabledDefinitions(): Promise<RefreshDefinition[]>;
-  /** articles with no value, or a value refreshed before `staleBefore`, for one of the keys */
-  candidates(metricKeys: string[], staleBefore: Date): Promise<RefreshCandidate[]>;
+  /** how many articles have no value, or a value refreshed before `staleBefore`, for one of the keys */
+  countCandidates(metricKeys: string[], staleBefore: Date): Promise<number>;
+  /**
+   * One page of those articles in id order, starting after the id `after` (null: from the start),
+   * so that a run over a million articles never holds more than a page.
+   */
+  candidates(
+    metricKeys: string[],
+    staleBefore: Date,
+    page: { after: string | null; limit: number },
+  ): Promise<RefreshCandidate[]>;
   upsert(values: MetricValueWrite[]): Promise<void>;
 }
