@@ -1,5 +1,12 @@
-import { Type } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, Nullable, Obj, PartialObj, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
@@ -62,6 +69,80 @@ const providerFields = {
 const admin = { preHandler: requireAdmin };
 const sec = { security: [{ bearer: [] }] };
 
+interface AdminWrites<F extends TProperties, O extends TSchema> {
+  path: string;
+  out: O;
+  fields: F;
+  /** what a write can answer besides 401, 403 and 422 */
+  createErrors: number[];
+  updateErrors: number[];
+  create(body: Static<TObject<F>>): Promise<Static<O>>;
+  update(id: string, body: Partial<Static<TObject<F>>>): Promise<Static<O>>;
+  remove(id: string): Promise<void>;
+}
+
+/** typed as a plain status map: the handlers' results are checked against AdminWrites instead */
+const responses = (ok: number, out: TSchema, more: number[]): Record<number, TSchema> => ({
+  [ok]: out,
+  ...errors(401, 403, ...more, 422),
+});
+
+/** POST {path}, PATCH {path}/:id and DELETE {path}/:id of one admin catalog resource. */
+function adminWrites<F extends TProperties, O extends TSchema>(
+  app: FastifyInstance<
+    RawServerDefault,
+    RawRequestDefaultExpression,
+    RawReplyDefaultExpression,
+    FastifyBaseLogger,
+    TypeBoxTypeProvider
+  >,
+  w: AdminWrites<F, O>,
+): void {
+  app.post(
+    w.path,
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        ...sec,
+        body: Obj(w.fields),
+        response: responses(201, w.out, w.createErrors),
+      },
+    },
+    async (req, reply) => reply.status(201).send(await w.create(req.body as Static<TObject<F>>)),
+  );
+  app.patch(
+    `${w.path}/:id`,
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        ...sec,
+        params: IdParams,
+        body: PartialObj(w.fields),
+        response: responses(200, w.out, w.updateErrors),
+      },
+    },
+    async (req) => w.update(req.params.id, req.body as Partial<Static<TObject<F>>>),
+  );
+  app.delete(
+    `${w.path}/:id`,
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        ...sec,
+        params: IdParams,
+        response: { 204: NoContent, ...errors(401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      await w.remove(req.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}
+
 export const catalogRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -87,49 +168,16 @@ export const catalogRoutes =
       },
       async () => c.listTopics({ includeInactive: true }),
     );
-    app.post(
-      '/admin/topics',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          body: Obj(topicFields),
-          response: { 201: TopicOut, ...errors(401, 403, 409, 422) },
-        },
-      },
-      async (req, reply) => reply.status(201).send(await c.createTopic(req.body)),
-    );
-    app.patch(
-      '/admin/topics/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          body: PartialObj(topicFields),
-          response: { 200: TopicOut, ...errors(401, 403, 404, 409, 422) },
-        },
-      },
-      async (req) => c.updateTopic(req.params.id, req.body),
-    );
-    app.delete(
-      '/admin/topics/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
-      },
-      async (req, reply) => {
-        await c.deleteTopic(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+    adminWrites(app, {
+      path: '/admin/topics',
+      out: TopicOut,
+      fields: topicFields,
+      createErrors: [409],
+      updateErrors: [404, 409],
+      create: (body) => c.createTopic(body),
+      update: (id, body) => c.updateTopic(id, body),
+      remove: (id) => c.deleteTopic(id),
+    });
 
     app.get(
       '/admin/sources',
@@ -144,49 +192,17 @@ export const catalogRoutes =
       },
       async (req) => c.listSources(req.query.topic_id),
     );
-    app.post(
-      '/admin/sources',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          body: Obj(sourceFields),
-          response: { 201: SourceOut, ...errors(401, 403, 404, 409, 422) },
-        },
-      },
-      async (req, reply) => reply.status(201).send(await c.createSource(req.body)),
-    );
-    app.patch(
-      '/admin/sources/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          body: PartialObj(sourceFields),
-          response: { 200: SourceOut, ...errors(401, 403, 404, 409, 422) },
-        },
-      },
-      async (req) => c.updateSource(req.params.id, req.body),
-    );
-    app.delete(
-      '/admin/sources/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
-      },
-      async (req, reply) => {
-        await c.deleteSource(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+    adminWrites(app, {
+      path: '/admin/sources',
+      out: SourceOut,
+      fields: sourceFields,
+      // 404: the topic named by topic_id does not exist
+      createErrors: [404, 409],
+      updateErrors: [404, 409],
+      create: (body) => c.createSource(body),
+      update: (id, body) => c.updateSource(id, body),
+      remove: (id) => c.deleteSource(id),
+    });
 
     app.get(
       '/admin/providers',
@@ -196,47 +212,14 @@ export const catalogRoutes =
       },
       async () => c.listProviders(),
     );
-    app.post(
-      '/admin/providers',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          body: Obj(providerFields),
-          response: { 201: ProviderOut, ...errors(401, 403, 422) },
-        },
-      },
-      async (req, reply) => reply.status(201).send(await c.createProvider(req.body)),
-    );
-    app.patch(
-      '/admin/providers/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          body: PartialObj(providerFields),
-          response: { 200: ProviderOut, ...errors(401, 403, 404, 422) },
-        },
-      },
-      async (req) => c.updateProvider(req.params.id, req.body),
-    );
-    app.delete(
-      '/admin/providers/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
-      },
-      async (req, reply) => {
-        await c.deleteProvider(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+    adminWrites(app, {
+      path: '/admin/providers',
+      out: ProviderOut,
+      fields: providerFields,
+      createErrors: [],
+      updateErrors: [404],
+      create: (body) => c.createProvider(body),
+      update: (id, body) => c.updateProvider(id, body),
+      remove: (id) => c.deleteProvider(id),
+    });
   };
