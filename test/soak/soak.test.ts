@@ -5,18 +5,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { MonitorStorePeer, monitorEnv } from '../peers/monitor-peers.js';
+import { OtlpReceiver } from '../peers/otlp-receiver.js';
+import { OpenAiPeer } from '../peers/openai-peer.js';
+import type { HttpPeer } from '../peers/http-peer.js';
+import { makeItem, modelReply, rssFeed, startFeedServer } from '../helpers/pipeline-factories.js';
 
 /**
  * Soak: the real service in its production shape (an api process and a worker process sharing
- * PostgreSQL and Redis, view flushes every second) under mixed traffic from autocannon on loopback —
- * browsing, sorting, views, favorites — then SIGTERM while the traffic still flows. In-flight
- * requests finish, the last views are flushed, and the stored totals are exact: every view the api
- * answered 204 (each from a new address) is counted exactly once.
+ * PostgreSQL and Redis, view flushes every second, traces exported to an OTLP receiver, the
+ * monitoring proxy in front of Prometheus/Loki/Tempo-speaking peers) under mixed traffic from
+ * autocannon on loopback — browsing, sorting, views, favorites, dashboard batches — with a scraper
+ * run in the middle, then SIGTERM while the traffic still flows. In-flight requests finish, the last
+ * views and spans are flushed, and the totals are exact: every view the api answered 204 (each from
+ * a new address) is counted exactly once, and every published article has its article.pipeline span.
  */
 const dbUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 40);
 const ARTICLES = 50;
+/** items of the feed the scraper run reads in the middle of the traffic */
+const FEED_ITEMS = 40;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -40,8 +49,16 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   const name = `soak_${randomBytes(5).toString('hex')}`;
   const prefix = `soak:${randomBytes(4).toString('hex')}:`;
   let url: URL;
+  const store = new MonitorStorePeer();
+  const receiver = new OtlpReceiver();
+  const llm = new OpenAiPeer(modelReply);
+  let feeds: HttpPeer;
 
   beforeAll(async () => {
+    await Promise.all([store.start(), receiver.start(), llm.start()]);
+    feeds = await startFeedServer({
+      '/soak.xml': rssFeed(Array.from({ length: FEED_ITEMS }, () => makeItem())),
+    });
     const admin = new pg.Client({ connectionString: dbUrl });
     await admin.connect();
     await admin.query(`create database ${name}`);
@@ -53,6 +70,7 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   afterAll(async () => {
     // a failed run must not leave the service running
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await Promise.all([store.stop(), receiver.stop(), llm.stop(), feeds.stop()]);
     const admin = new pg.Client({ connectionString: dbUrl });
     await admin.connect();
     await admin.query(`drop database if exists ${name} with (force)`);
@@ -64,7 +82,7 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   });
 
   it(
-    'keeps exact view totals through mixed traffic and a SIGTERM under load',
+    'keeps exact view and span totals through mixed traffic, a scraper run and a SIGTERM under load',
     async () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
@@ -84,6 +102,9 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
         RATE_LIMIT_LOGIN_PER_MINUTE: '0',
         AUTH_SECRET: 'soak-secret-soak-secret-soak-secret-0123',
         SCHEDULER_ENABLED: 'false',
+        ...monitorEnv(store.url),
+        MONITOR_OTLP_USER: 'soak-ingest',
+        MONITOR_OTLP_ENDPOINT: receiver.url,
       };
       let out = '';
       const start = (role: string) => {
@@ -132,6 +153,38 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       const auth = {
         authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
       };
+      const adminPost = async (path: string, body: object) => {
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
+        return (await res.json()) as Record<string, unknown>;
+      };
+      await adminPost('/admin/sources', {
+        topic_id: topic,
+        name: 'Soak feed',
+        kind: 'rss',
+        url: `${feeds.url}/soak.xml`,
+      });
+      await adminPost('/admin/providers', {
+        name: 'soak-llm',
+        type: 'text',
+        base_url: llm.baseUrl,
+        model: 'm',
+        is_active: true,
+      });
+      // the dashboard's log-aggregate panels: one batch of 12 range queries
+      const dashboardBatch = JSON.stringify({
+        queries: Array.from({ length: 12 }, (_, i) => ({
+          id: `panel-${i}`,
+          query: `sum(count_over_time({service_name="article-intel"} | json | event="e${i}" [5m]))`,
+          start: String(Math.floor(Date.now() / 1000) - 3600),
+          end: String(Math.floor(Date.now() / 1000)),
+          step: '60',
+        })),
+      });
 
       let seq = 0;
       let viewsAccepted = 0;
@@ -168,6 +221,12 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
               }),
             },
             { method: 'GET', path: '/user/favorites', headers: auth },
+            {
+              method: 'POST',
+              path: '/monitor/log-metrics/batch',
+              headers: { ...auth, 'content-type': 'application/json' },
+              body: dashboardBatch,
+            },
           ],
         },
         // the callback form returns the running instance (events, stop) rather than a promise
@@ -177,8 +236,19 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
         statuses.set(status, (statuses.get(status) ?? 0) + 1),
       );
 
+      // a scraper run in the api process while the traffic flows; it finishes before the SIGTERM
+      const sigtermAt = Date.now() + Math.max(5, SECONDS - 5) * 1000;
+      const run = await adminPost('/admin/scraper/runs', {});
+      let finished: { status: string; counts: Record<string, number> } | undefined;
+      await waitUntil(async () => {
+        const r = await fetch(`${base}/admin/scraper/runs/${String(run.run_id)}`, { headers: auth });
+        finished = (await r.json()) as typeof finished;
+        return finished!.status !== 'running';
+      }, sigtermAt - Date.now());
+      expect(finished, out).toMatchObject({ status: 'completed', counts: { published: FEED_ITEMS } });
+
       // SIGTERM the api while the traffic still flows
-      await new Promise((r) => setTimeout(r, Math.max(5, SECONDS - 5) * 1000));
+      await new Promise((r) => setTimeout(r, Math.max(0, sigtermAt - Date.now())));
       api.child.kill('SIGTERM');
       expect(await api.exited, out).toBe(0);
       traffic.stop();
@@ -201,8 +271,18 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       const leftovers = await redis.keys(`${prefix}view:*`);
       await redis.quit();
       expect(leftovers).toEqual([]);
+
+      // the spans of the run were exported before the api exited: one scraper.run, one
+      // article.pipeline per published article, all in the run's trace
+      const roots = receiver.spans.filter((s) => s.name === 'scraper.run');
+      expect(roots.map((s) => s.attributes['run.id'])).toEqual([run.run_id]);
+      const pipelines = receiver.spans.filter((s) => s.name === 'article.pipeline');
+      expect(pipelines).toHaveLength(FEED_ITEMS);
+      expect(new Set(pipelines.map((s) => s.traceId))).toEqual(new Set([roots[0]!.traceId]));
+      // the dashboard batches went through the proxy to the store
+      expect(store.requests.length).toBeGreaterThan(12);
       console.log(
-        `soak: ${viewsAccepted} views accepted and stored exactly; statuses ${JSON.stringify([...statuses])}`,
+        `soak: ${viewsAccepted} views accepted and stored exactly; ${pipelines.length} article.pipeline spans for ${FEED_ITEMS} published articles; ${store.requests.length} upstream monitoring queries; statuses ${JSON.stringify([...statuses])}`,
       );
     },
     (SECONDS + 180) * 1000,
