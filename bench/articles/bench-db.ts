@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
 import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 
 export interface BenchDatabase {
   database: Database;
@@ -12,24 +11,15 @@ export interface BenchDatabase {
 
 /** A fresh, migrated database of its own on the bench server, dropped afterwards. */
 export async function createBenchDatabase(adminUrl: string, tag: string): Promise<BenchDatabase> {
-  const name = `bench_${tag}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const scratch = await createScratchDatabase(adminUrl, `bench_${tag}`);
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
   await seedDatabase(database.db);
   return {
     database,
-    url: url.toString(),
+    url: scratch.url,
     async drop() {
       await database.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await scratch.drop();
     },
   };
 }

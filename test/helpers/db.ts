@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
 import { seedDatabase } from '../../src/infrastructure/db/seed.js';
 import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
 import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
 import type { KeyValueCache } from '../../src/application/shared/ports.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 export type DbKind = 'pglite' | 'postgres';
 export type CacheKind = 'memory' | 'redis';
@@ -36,23 +36,14 @@ export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Datab
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const scratch = await createScratchDatabase(adminUrl, 't');
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
   await seedDatabase(database.db);
   return {
     ...database,
     async close() {
       await database.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await scratch.drop();
     },
   };
 }

@@ -10,6 +10,7 @@ import { OtlpReceiver } from '../peers/otlp-receiver.js';
 import { OpenAiPeer } from '../peers/openai-peer.js';
 import type { HttpPeer } from '../peers/http-peer.js';
 import { makeItem, modelReply, rssFeed, startFeedServer } from '../helpers/pipeline-factories.js';
+import { createScratchDatabase } from '../helpers/scratch-database.js';
 
 /**
  * Soak: the real service in its production shape (an api process and a worker process sharing
@@ -46,9 +47,9 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 
 describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   const children: ChildProcess[] = [];
-  const name = `soak_${randomBytes(5).toString('hex')}`;
   const prefix = `soak:${randomBytes(4).toString('hex')}:`;
   let url: URL;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   const store = new MonitorStorePeer();
   const receiver = new OtlpReceiver();
   const llm = new OpenAiPeer(modelReply);
@@ -59,22 +60,15 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
     feeds = await startFeedServer({
       '/soak.xml': rssFeed(Array.from({ length: FEED_ITEMS }, () => makeItem())),
     });
-    const admin = new pg.Client({ connectionString: dbUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    url = new URL(dbUrl!);
-    url.pathname = `/${name}`;
+    scratch = await createScratchDatabase(dbUrl!, 'soak');
+    url = new URL(scratch.url);
   });
 
   afterAll(async () => {
     // a failed run must not leave the service running
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     await Promise.all([store.stop(), receiver.stop(), llm.stop(), feeds.stop()]);
-    const admin = new pg.Client({ connectionString: dbUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch?.drop();
     const redis = new Redis(redisUrl!);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);

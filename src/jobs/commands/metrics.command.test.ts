@@ -1,22 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { captureStream } from '../../../test/helpers/capture-stream.js';
 import { refreshProgress } from './metrics.command.js';
-
-const stream = (tty: boolean) => {
-  let out = '';
-  const s = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { isTTY?: boolean };
-  s.isTTY = tty;
-  return { s: s as unknown as NodeJS.WriteStream, out: () => out };
-};
 
 describe('the refresh-metrics progress', () => {
   it('redraws one line on a TTY and ends it at the last article', () => {
-    const { s, out } = stream(true);
+    const { s, out } = captureStream(true);
     const bar = refreshProgress(s);
     for (let i = 0; i <= 4; i++) bar({ done: i, total: 4 });
     expect(out()).toContain('\r\x1b[2K[###############---------------]  50% articles 2/4');
@@ -25,7 +13,7 @@ describe('the refresh-metrics progress', () => {
   });
 
   it('prints a plain line every tenth when the output is not a terminal', () => {
-    const { s, out } = stream(false);
+    const { s, out } = captureStream(false);
     const bar = refreshProgress(s);
     for (let i = 0; i <= 100; i++) bar({ done: i, total: 100 });
     const lines = out().trim().split('\n');

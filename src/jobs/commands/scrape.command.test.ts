@@ -1,22 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { captureStream } from '../../../test/helpers/capture-stream.js';
 import { progressBar } from './scrape.command.js';
-
-const stream = (tty: boolean) => {
-  let out = '';
-  const s = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { isTTY?: boolean };
-  s.isTTY = tty;
-  return { s: s as unknown as NodeJS.WriteStream, out: () => out };
-};
 
 describe('the scrape progress bar', () => {
   it('draws one line per change on a TTY and ends it when the run is done', () => {
-    const { s, out } = stream(true);
+    const { s, out } = captureStream(true);
     const bar = progressBar(s);
     bar({ stage: 'articles', done: 5, total: 10 });
     bar({ stage: 'articles', done: 5, total: 10 });
@@ -27,7 +15,7 @@ describe('the scrape progress bar', () => {
   });
 
   it('prints nothing when the output is not a terminal', () => {
-    const { s, out } = stream(false);
+    const { s, out } = captureStream(false);
     progressBar(s)({ stage: 'articles', done: 1, total: 2 });
     expect(out()).toBe('');
   });
