@@ -11,10 +11,13 @@ const SCRIPTS = {
     numberOfKeys: 1,
     lua: `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`,
   },
-  // SET NX EX on the first key; only when it was set, INCR the counter.
-  incrOnce: {
-    numberOfKeys: 2,
-    lua: `if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then redis.call('INCR', KEYS[2]) return 1 end return 0`,
+  // For each (once, counter) pair of KEYS: SET NX EX on the once key (TTL in ARGV, one per pair);
+  // only when it was set, INCR the counter. 1 or 0 per pair.
+  incrOnceMany: {
+    lua: `local r = {} for i = 1, #KEYS, 2 do
+      local n = (i + 1) / 2
+      if redis.call('SET', KEYS[i], '1', 'EX', ARGV[n], 'NX') then redis.call('INCR', KEYS[i + 1]) r[n] = 1 else r[n] = 0 end
+    end return r`,
   },
   // GETDEL of every key; a missing key is false in Lua, a nil in the reply.
   takeAll: {
@@ -23,14 +26,27 @@ const SCRIPTS = {
 };
 interface Scripts {
   incrWithTtl(key: string, ttlSeconds: number): Promise<number>;
-  incrOnce(onceKey: string, counterKey: string, ttlSeconds: number): Promise<number>;
+  /** the first argument is the number of keys; then the (once, counter) pairs, then one TTL per pair */
+  incrOnceMany(numberOfKeys: number, ...keysThenTtls: (string | number)[]): Promise<number[]>;
   /** the first argument is the number of keys that follow */
   takeAll(numberOfKeys: number, ...keys: string[]): Promise<(string | null)[]>;
 }
 
+interface PendingOnce {
+  onceKey: string;
+  counterKey: string;
+  ttlSeconds: number;
+  resolve(counted: boolean): void;
+  reject(err: unknown): void;
+}
+/** pairs sent in one script call at most */
+const ONCE_BATCH_MAX = 256;
+
 export class RedisCache implements KeyValueCache {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
+  /** incrOnce calls of this turn of the event loop, sent together at its end */
+  private pendingOnce: PendingOnce[] = [];
 
   constructor(url: string, opts: { keyPrefix?: string } = {}) {
     this.redis = new Redis(url, {
@@ -85,8 +101,28 @@ export class RedisCache implements KeyValueCache {
     return Number(await this.scripts.incrWithTtl(key, ttlSeconds));
   }
 
-  async incrOnce(onceKey: string, ttlSeconds: number, counterKey: string) {
-    return Number(await this.scripts.incrOnce(onceKey, counterKey, ttlSeconds)) === 1;
+  /**
+   * The view path's hot command. Calls made in one turn of the event loop (the requests of one
+   * poll phase) go to Redis as one script call: one command for Redis to run and one for the
+   * client to track instead of one each. The script is atomic, so each pair is counted exactly
+   * as a call of its own would be; when it fails, every call of the batch fails (and the caller
+   * counts those views in process, as for a single failed call).
+   */
+  incrOnce(onceKey: string, ttlSeconds: number, counterKey: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      if (!this.pendingOnce.length) setImmediate(() => this.sendIncrOnce());
+      this.pendingOnce.push({ onceKey, counterKey, ttlSeconds, resolve, reject });
+    });
+  }
+
+  private sendIncrOnce(): void {
+    const batch = this.pendingOnce.splice(0, ONCE_BATCH_MAX);
+    if (this.pendingOnce.length) setImmediate(() => this.sendIncrOnce());
+    const keys = batch.flatMap((p) => [p.onceKey, p.counterKey]);
+    this.scripts.incrOnceMany(keys.length, ...keys, ...batch.map((p) => p.ttlSeconds)).then(
+      (counted) => batch.forEach((p, i) => p.resolve(Number(counted[i]) === 1)),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
   }
 
   async take(keys: readonly string[]) {
