@@ -80,7 +80,8 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const a = d.runs.get(e.runId).articles.get(e.articleId);
         await d.articles.update(e.articleId, {
           processingStatus: status,
-          processingError: e.error,
+          // a database error quotes the refused value: a NUL in it would refuse this write too
+          processingError: e.error.replaceAll('\u0000', ''),
           ...(a ? { content: a.content, language: a.language } : {}),
         });
       },

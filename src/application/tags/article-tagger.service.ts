@@ -27,7 +27,8 @@ export class ArticleTaggerService implements ArticleTagger {
     if (names.length === 0) return { tagIds: [], createdTags: [], suggestions: 0 };
 
     const existing = new Map<string, string>();
-    for (const t of await this.store.tagVectors(input.topicId, names)) {
+    // ids only: the embeddings are read below, and only when a tag has to be created
+    for (const t of await this.store.tagIds(input.topicId, names)) {
       if (!existing.has(t.name)) existing.set(t.name, t.id);
     }
     const aliases = await this.store.approvedAliases(
@@ -35,6 +36,8 @@ export class ArticleTaggerService implements ArticleTagger {
       names.filter((n) => !existing.has(n)),
     );
     const fresh = names.filter((n) => !existing.has(n) && !aliases.has(n));
+    // nothing to create: the links are one statement, atomic without a transaction
+    if (fresh.length === 0) return this.linkOnly(input.articleId, names, existing, aliases);
     // embeddings before the transaction: none stays open while the embedding service answers
     const vectors = fresh.length ? await this.embedder.embed(fresh) : [];
     const candidates = fresh.length ? await this.store.tagVectors(input.topicId) : [];
@@ -81,11 +84,27 @@ export class ArticleTaggerService implements ArticleTagger {
         return { tagIds: linked, createdTags, suggestions };
       });
     } catch (e) {
-      if (isForeignKeyViolation(e)) throw notFound('article', 'article_not_found');
-      throw e;
+      throw articleGone(e);
     }
   }
+
+  private async linkOnly(
+    articleId: string,
+    names: string[],
+    existing: Map<string, string>,
+    aliases: Map<string, string>,
+  ): Promise<TagArticleResult> {
+    const linked = [...new Set(names.map((n) => existing.get(n) ?? aliases.get(n)!))];
+    try {
+      await this.store.linkArticle(articleId, linked);
+    } catch (e) {
+      throw articleGone(e);
+    }
+    return { tagIds: linked, createdTags: [], suggestions: 0 };
+  }
 }
+
+const articleGone = (e: unknown) => (isForeignKeyViolation(e) ? notFound('article', 'article_not_found') : e);
 
 function closest(tag: TagVector, candidates: TagVector[], seen: Set<string>) {
   let best: { tag: TagVector; score: number } | null = null;

@@ -43,6 +43,8 @@ export interface TagRepository {
   getTag(id: string): Promise<Tag | null>;
   /** tags (with embeddings) of a topic, optionally only those with one of the given names */
   tagVectors(topicId: string, names?: string[]): Promise<TagVector[]>;
+  /** ids of the topic's tags with one of these names, oldest first (no embeddings read) */
+  tagIds(topicId: string, names: string[]): Promise<{ id: string; name: string }[]>;
   /** inserts an ungrouped tag; null when one of that name already exists there */
   insertTag(input: { topicId: string; name: string; embedding: Embedding | null }): Promise<TagVector | null>;
   updateTag(

@@ -14,15 +14,52 @@ import {
   type DuplicateSkip,
   type KnownKeys,
 } from '../../../application/pipeline/dedup.js';
-import type { Db } from '../client.js';
+import { rowsOf, type Db } from '../client.js';
+import { ArticlePatchBatch } from './article-patch-batch.js';
 import { articles, scraperRuns, scraperSkips } from '../schema/index.js';
 
 const CHUNK = 500;
 const chunks = <T>(items: T[], size = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
+/** the inserted columns, each sent as one array parameter */
+const INSERTED: [string, string, (a: NewArticle) => unknown][] = [
+  [articles.topicId.name, 'uuid', (a) => a.topicId],
+  [articles.sourceId.name, 'uuid', (a) => a.sourceId],
+  [articles.source.name, 'text', (a) => a.source],
+  [articles.url.name, 'text', (a) => a.url],
+  [articles.canonicalUrl.name, 'text', (a) => a.canonicalUrl],
+  [articles.title.name, 'text', (a) => a.title],
+  [articles.normalizedTitle.name, 'text', (a) => a.normalizedTitle],
+  [articles.author.name, 'text', (a) => a.author],
+  [articles.content.name, 'text', (a) => a.content],
+  [articles.doi.name, 'text', (a) => a.doi],
+  [articles.arxivId.name, 'text', (a) => a.arxivId],
+  [articles.metadata.name, 'jsonb', (a) => JSON.stringify(a.metadata)],
+  [articles.publishedAt.name, 'timestamptz', (a) => a.publishedAt?.toISOString() ?? null],
+  [articles.runId.name, 'uuid', (a) => a.runId],
+];
+
+/**
+ * One `insert ... select from unnest(...)` with an array per column: 14 parameters instead of 14
+ * per row, which is what made the publish stage slow to build and bind (DESIGN.md §6 budget).
+ */
+const insert = (part: NewArticle[]): SQL =>
+  sql`insert into ${articles} (${sql.join(
+    INSERTED.map(([column]) => sql.identifier(column)),
+    sql`, `,
+  )}) select * from unnest(${sql.join(
+    INSERTED.map(([, type, value]) => sql`${sql.param(part.map(value))}::${sql.raw(type)}[]`),
+    sql`, `,
+  )}) on conflict (${sql.identifier(articles.canonicalUrl.name)}) do nothing
+  returning ${sql.identifier(articles.id.name)} as "id", ${sql.identifier(articles.canonicalUrl.name)} as "canonicalUrl"`;
+
 export class DrizzleArticleStore implements ArticleStore {
-  constructor(private readonly db: Db) {}
+  private readonly patches: ArticlePatchBatch;
+
+  constructor(private readonly db: Db) {
+    this.patches = new ArticlePatchBatch(db);
+  }
 
   async knownKeys(keys: {
     urls: string[];
@@ -63,30 +100,8 @@ export class DrizzleArticleStore implements ArticleStore {
   async insertMany(rows: NewArticle[]): Promise<{ id: string; canonicalUrl: string }[]> {
     const out: { id: string; canonicalUrl: string }[] = [];
     for (const part of chunks(rows)) {
-      if (!part.length) continue;
-      const inserted = await this.db
-        .insert(articles)
-        .values(
-          part.map((a) => ({
-            topicId: a.topicId,
-            sourceId: a.sourceId,
-            source: a.source,
-            url: a.url,
-            canonicalUrl: a.canonicalUrl,
-            title: a.title,
-            normalizedTitle: a.normalizedTitle,
-            author: a.author,
-            content: a.content,
-            doi: a.doi,
-            arxivId: a.arxivId,
-            metadata: a.metadata,
-            publishedAt: a.publishedAt,
-            runId: a.runId,
-          })),
-        )
-        .onConflictDoNothing({ target: articles.canonicalUrl })
-        .returning({ id: articles.id, canonicalUrl: articles.canonicalUrl });
-      out.push(...inserted);
+      if (part.length)
+        out.push(...rowsOf<{ id: string; canonicalUrl: string }>(await this.db.execute(insert(part))));
     }
     return out;
   }
@@ -109,18 +124,9 @@ export class DrizzleArticleStore implements ArticleStore {
     return r ?? null;
   }
 
-  async update(id: string, patch: ArticlePatch): Promise<void> {
-    const set: Record<string, unknown> = { updatedAt: new Date() };
-    if (patch.content !== undefined) set.content = patch.content;
-    if (patch.language !== undefined) set.language = patch.language;
-    if (patch.summary !== undefined) set.summary = patch.summary;
-    if (patch.processingStatus !== undefined) set.processingStatus = patch.processingStatus;
-    if (patch.processingError !== undefined) set.processingError = patch.processingError;
-    // merged in SQL so that two handlers never overwrite each other's keys
-    if (patch.translations)
-      set.translations = sql`${articles.translations} || ${JSON.stringify(patch.translations)}::jsonb`;
-    if (patch.metadata) set.metadata = sql`${articles.metadata} || ${JSON.stringify(patch.metadata)}::jsonb`;
-    await this.db.update(articles).set(set).where(eq(articles.id, id));
+  /** concurrent flows' patches share statements (article-patch-batch.ts) */
+  update(id: string, patch: ArticlePatch): Promise<void> {
+    return this.patches.write(id, patch);
   }
 }
 

@@ -185,6 +185,14 @@ export class DrizzleTagRepository implements TagRepository {
       .orderBy(asc(tags.createdAt), asc(tags.id));
     return rows.map((r) => ({ id: r.id, name: r.name, tagGroupId: r.tagGroupId, embedding: embeddingOf(r) }));
   }
+  async tagIds(topicId: string, names: string[]) {
+    if (names.length === 0) return [];
+    return this.db
+      .select({ id: tags.id, name: tags.name })
+      .from(tags)
+      .where(and(eq(tags.topicId, topicId), inArray(tags.name, names)))
+      .orderBy(asc(tags.createdAt), asc(tags.id));
+  }
   async insertTag(input: { topicId: string; name: string; embedding: Embedding | null }) {
     const [r] = await this.db
       .insert(tags)
