@@ -8,6 +8,7 @@ import { buildWebServer } from '../../../src/web/web-server.js';
 import { ensureSpaBuilt } from '../../../src/web/spa-build.js';
 import { SESSION_COOKIE } from '../../../src/web/session-cookie.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import type { DbKind } from '../../helpers/db.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
@@ -45,11 +46,14 @@ export interface BrowserEnv {
 
 /**
  * One real api (PGlite + memory cache), the web role on port 0 serving the built SPA, and Debian's
- * Chromium through playwright-core. `env` goes to the api's config (e.g. MONITOR_* for a peer).
+ * Chromium through playwright-core. `env` goes to the api's config (e.g. MONITOR_* for a peer);
+ * `db` picks the database (PGlite unless asked, as in buildTestApp).
  */
-export async function startBrowserEnv(opts: { env?: Record<string, string> } = {}): Promise<BrowserEnv> {
+export async function startBrowserEnv(
+  opts: { env?: Record<string, string>; db?: DbKind } = {},
+): Promise<BrowserEnv> {
   await ensureSpaBuilt(ROOT, pino({ level: 'warn' }));
-  const api = await buildTestApp({ env: opts.env });
+  const api = await buildTestApp({ env: opts.env, db: opts.db });
   const apiUrl = await api.app.listen({ port: 0, host: '127.0.0.1' });
   const web: FastifyInstance = await buildWebServer(pino({ level: 'silent' }), {
     apiUrl,

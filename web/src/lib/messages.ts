@@ -131,6 +131,8 @@ export const en = {
   'admin.tags.articles': '{count} articles',
   'admin.tags.confirmDelete': 'Delete this group? Its tags become ungrouped.',
   'admin.tags.deleteTag': 'Delete tag',
+  'admin.tags.renameTag': 'Rename tag',
+  'admin.tags.confirmDeleteTag': 'Delete the tag “{name}”? It is removed from its {count} articles.',
   'admin.catalog.title': 'Topics, sources and providers',
   'admin.catalog.topics': 'Topics',
   'admin.catalog.sources': 'Sources',
@@ -154,6 +156,10 @@ export const en = {
   'admin.jobs.running': 'Running…',
   'admin.jobs.result': 'Result',
   'admin.jobs.status': 'Status: {status}',
+  'admin.jobs.refreshSummary':
+    '{articles} articles checked: {updated} values updated, {unchanged} unchanged, {failed} failed.',
+  'admin.jobs.bySource': 'Values by source: {sources}.',
+  'admin.jobs.noValue': 'no value',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -290,6 +296,8 @@ export const zhTW: Record<MessageKey, string> = {
   'admin.tags.articles': '{count} 篇文章',
   'admin.tags.confirmDelete': '刪除此群組？其標籤將變為未分組。',
   'admin.tags.deleteTag': '刪除標籤',
+  'admin.tags.renameTag': '重新命名標籤',
+  'admin.tags.confirmDeleteTag': '刪除標籤「{name}」？它會從 {count} 篇文章中移除。',
   'admin.catalog.title': '主題、來源與供應商',
   'admin.catalog.topics': '主題',
   'admin.catalog.sources': '來源',
@@ -313,4 +321,8 @@ export const zhTW: Record<MessageKey, string> = {
   'admin.jobs.running': '執行中…',
   'admin.jobs.result': '結果',
   'admin.jobs.status': '狀態：{status}',
+  'admin.jobs.refreshSummary':
+    '已檢查 {articles} 篇文章：{updated} 個數值已更新、{unchanged} 個未變更、{failed} 個失敗。',
+  'admin.jobs.bySource': '各來源的數值：{sources}。',
+  'admin.jobs.noValue': '無數值',
 };

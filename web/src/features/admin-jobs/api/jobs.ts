@@ -25,9 +25,19 @@ export function useScraperRun(runId: string | undefined) {
   });
 }
 
+/** What one metric refresh did (POST /admin/jobs/refresh-metrics). */
+export interface RefreshSummary {
+  articles: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  /** values written per source; `none`: every source answered without a value */
+  by_source: Record<string, number>;
+}
+
 export function useRefreshMetrics() {
   return useMutation({
-    mutationFn: () => api<unknown>('/admin/jobs/refresh-metrics', { method: 'POST', body: {} }),
+    mutationFn: () => api<RefreshSummary>('/admin/jobs/refresh-metrics', { method: 'POST', body: {} }),
   });
 }
 

@@ -28,15 +28,19 @@ function JobCard({ title, children, testId }: { title: string; children: ReactNo
   );
 }
 
+function JobError({ error }: { error: unknown }) {
+  const { t } = useI18n();
+  if (!error) return null;
+  return (
+    <p className="form-error" role="alert">
+      {errorMessage(error, t('common.error'))}
+    </p>
+  );
+}
+
 function Result({ value, error }: { value: unknown; error: unknown }) {
   const { t } = useI18n();
-  if (error) {
-    return (
-      <p className="form-error" role="alert">
-        {errorMessage(error, t('common.error'))}
-      </p>
-    );
-  }
+  if (error) return <JobError error={error} />;
   if (value === undefined) return null;
   return (
     <output className="job-result" aria-label={t('admin.jobs.result')}>
@@ -64,13 +68,38 @@ function ScrapeJob() {
 function MetricsJob() {
   const { t } = useI18n();
   const job = useRefreshMetrics();
+  const summary = job.data;
   return (
     <JobCard title={t('admin.jobs.refreshMetrics')} testId="job-metrics">
       <button type="button" className="primary" disabled={job.isPending} onClick={() => job.mutate()}>
         <Play size={16} aria-hidden="true" />{' '}
         {job.isPending ? t('admin.jobs.running') : t('admin.jobs.refreshMetrics')}
       </button>
-      <Result value={job.data} error={job.error} />
+      <JobError error={job.error} />
+      {summary && !job.isPending && (
+        <output className="job-summary" aria-label={t('admin.jobs.result')}>
+          <span>
+            {t('admin.jobs.refreshSummary', {
+              articles: summary.articles,
+              updated: summary.updated,
+              unchanged: summary.unchanged,
+              failed: summary.failed,
+            })}
+          </span>
+          {Object.keys(summary.by_source).length > 0 && (
+            <span>
+              {' '}
+              {t('admin.jobs.bySource', {
+                sources: Object.entries(summary.by_source)
+                  // named sources in alphabetical order, "no value" last
+                  .sort(([a], [b]) => Number(a === 'none') - Number(b === 'none') || a.localeCompare(b))
+                  .map(([source, n]) => `${source === 'none' ? t('admin.jobs.noValue') : source}: ${n}`)
+                  .join(', '),
+              })}
+            </span>
+          )}
+        </output>
+      )}
     </JobCard>
   );
 }

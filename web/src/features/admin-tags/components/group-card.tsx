@@ -1,6 +1,7 @@
-import { ArrowDown, ArrowUp, Merge, Pencil, Trash2, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Merge, Pencil, Trash2 } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import type { TagGroup, TagWrites } from '../api/tags';
+import { TagRow } from './tag-row';
 
 interface Props {
   group: TagGroup;
@@ -99,37 +100,15 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
       )}
       <ul className="tag-list" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {group.tags.map((tag) => (
-          <li key={tag.id} className="tag-row" data-tag-name={tag.name}>
-            <label>
-              <input type="checkbox" checked={selected.has(tag.id)} onChange={() => onToggleTag(tag.id)} />
-              {tag.name}
-              {typeof tag.article_count === 'number' && (
-                <small className="muted">{t('admin.tags.articles', { count: tag.article_count })}</small>
-              )}
-            </label>
-            <span className="group-actions">
-              <select
-                aria-label={`${t('admin.tags.moveTo')}: ${tag.name}`}
-                value={group.id ?? ''}
-                onChange={(e) => writes.moveTag.mutate({ id: tag.id, tag_group_id: e.target.value || null })}
-              >
-                <option value="">{t('admin.tags.ungrouped')}</option>
-                {groups.map((g) => (
-                  <option key={g.id} value={g.id!}>
-                    {g.display_name}
-                  </option>
-                ))}
-              </select>
-              <button
-                type="button"
-                className="icon-button danger"
-                aria-label={`${t('admin.tags.deleteTag')}: ${tag.name}`}
-                onClick={() => writes.deleteTag.mutate(tag.id)}
-              >
-                <X size={14} aria-hidden="true" />
-              </button>
-            </span>
-          </li>
+          <TagRow
+            key={tag.id}
+            tag={tag}
+            groupId={group.id}
+            groups={groups}
+            writes={writes}
+            selected={selected.has(tag.id)}
+            onToggle={() => onToggleTag(tag.id)}
+          />
         ))}
       </ul>
     </section>

@@ -15,7 +15,9 @@ export default function TagsAdminPage() {
   const topicId = chosen || topics.data?.[0]?.id;
   const groups = useTagGroups(topicId, similar);
   const writes = useTagWrites();
-  const failed = Object.values(writes).find((w) => w.isError);
+  // the latest write decides: an error stays shown until the next write, not after it succeeded
+  const latest = Object.values(writes).reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
+  const failed = latest.isError ? latest : undefined;
 
   return (
     <section className="tags-page">

@@ -1,0 +1,275 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dialog, Page } from 'playwright-core';
+import {
+  articleTags,
+  tagGroups,
+  tagNormalizationSuggestions,
+  tags,
+} from '../../src/infrastructure/db/schema/index.js';
+import { makeArticle, makeTopic } from '../helpers/article-factories.js';
+import { makeTag, tagNamed } from '../helpers/tag-factories.js';
+import { EmbeddingPeer, embedHandler, peerDense } from '../peers/embedding-peer.js';
+import { sendJson } from '../peers/http-peer.js';
+import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+
+// Group and tag embeddings come from a real embedding endpoint on loopback. Its vectors depend on
+// the text's length only, so names of equal length are 1.0 similar and the others stay under 0.8.
+let peer: EmbeddingPeer;
+let env: BrowserEnv;
+let topicId: string;
+let articleId: string;
+
+const db = () => env.api.container.database.db;
+const groupRow = async (displayName: string) =>
+  (
+    await db()
+      .select()
+      .from(tagGroups)
+      .where(and(eq(tagGroups.topicId, topicId), eq(tagGroups.displayName, displayName)))
+  )[0];
+const groupCount = async (topic: string) =>
+  (await db().select().from(tagGroups).where(eq(tagGroups.topicId, topic))).length;
+const embedded = () => peer.requests.map((r) => (r.json() as { texts: string[] }).texts).flat();
+const rounded = (v: number[] | null | undefined) => v?.map((x) => Math.round(x * 1e5));
+
+beforeAll(async () => {
+  peer = await new EmbeddingPeer(8).start();
+  env = await startBrowserEnv({ env: { EMBEDDING_URL: peer.url, EMBEDDING_DIMENSION: '8' } });
+  const topic = await makeTopic(db(), { name: 'Photonics Lab' });
+  topicId = topic.id;
+  articleId = (await makeArticle(db(), { topicId, title: 'A photonic chip' })).id;
+});
+afterAll(async () => {
+  await env?.close();
+  await peer?.stop();
+});
+
+const group = (page: Page, name: string) => page.locator(`section.group[aria-label="${name}"]`);
+const groupNames = (page: Page) =>
+  page
+    .locator('[data-testid="tag-board"] section.group')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+const tagNames = (page: Page, name: string) =>
+  group(page, name)
+    .locator('li.tag-row')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
+const alertText = (page: Page) => page.locator('.tags-page > [role="alert"]').allTextContents();
+/** answers the next window.prompt/confirm, and keeps its message */
+const answerNext = (page: Page, answer: (d: Dialog) => Promise<void>) => {
+  const seen: string[] = [];
+  page.once('dialog', (d) => {
+    seen.push(`${d.type()}: ${d.message()}`);
+    void answer(d);
+  });
+  return seen;
+};
+
+async function openTopic(page: Page, id: string) {
+  await page.goto('/admin/tags');
+  await page.getByTestId('tags-topic').selectOption(id);
+  await expect.poll(() => groupNames(page)).toContain('Ungrouped');
+}
+
+async function createGroup(page: Page, displayName: string, description = '') {
+  const form = page.getByRole('form', { name: 'New group' });
+  await form.getByLabel('Display name').fill(displayName);
+  await form.getByLabel('Description').fill(description);
+  await form.getByRole('button', { name: 'New group' }).click();
+}
+
+describe.sequential('admin tag and group editing in Chromium', () => {
+  it('creates a group (embedding from the endpoint), shows refusals to the admin, renames it', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await openTopic(page, topicId);
+
+    await createGroup(page, 'quantum hardware', 'Chips and cryostats');
+    await expect.poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Ungrouped']);
+    expect(await group(page, 'Quantum Hardware').innerText()).toContain('Chips and cryostats');
+    const created = await groupRow('Quantum Hardware');
+    expect(created).toMatchObject({ name: 'quantum-hardware', description: 'Chips and cryostats' });
+    expect(rounded(created!.embedding)).toEqual(rounded(peerDense('Quantum Hardware', 8)));
+    expect(embedded()).toContain('Quantum Hardware');
+
+    // the same name again: the 409 is shown, nothing stored
+    await createGroup(page, 'Quantum Hardware');
+    await expect.poll(() => alertText(page)).toEqual([expect.stringMatching(/exists in this topic/)]);
+    expect(await groupCount(topicId)).toBe(1);
+
+    // the embedding endpoint failing: the 502 is shown, nothing stored
+    peer.setHandler((_req, res) => sendJson(res, 500, { detail: 'embedder down' }));
+    await createGroup(page, 'Algorithms');
+    await expect.poll(() => alertText(page)).toEqual([expect.stringMatching(/embedding endpoint/)]);
+    expect(await groupCount(topicId)).toBe(1);
+    expect(await groupNames(page)).toEqual(['Quantum Hardware', 'Ungrouped']);
+
+    // the endpoint back: the next create succeeds and the stale error goes away
+    peer.setHandler(embedHandler(8));
+    await createGroup(page, 'Algorithms');
+    await expect.poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    expect(await alertText(page)).toEqual([]);
+
+    // rename through the prompt: title, slug and embedding follow
+    const prompt = answerNext(page, (d) => d.accept('quantum devices'));
+    await group(page, 'Quantum Hardware').getByRole('button', { name: 'Rename', exact: true }).click();
+    await expect.poll(() => groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
+    expect(prompt).toEqual(['prompt: Rename']);
+    const renamed = await groupRow('Quantum Devices');
+    expect(renamed).toMatchObject({ id: created!.id, name: 'quantum-devices' });
+    expect(rounded(renamed!.embedding)).toEqual(rounded(peerDense('Quantum Devices', 8)));
+
+    // a reload shows what the server holds
+    await openTopic(page, topicId);
+    expect(await groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
+    await context.close();
+  });
+
+  it('a tag created by the tagger is moved to a group, renamed, and deleted only once confirmed', async () => {
+    const devices = (await groupRow('Quantum Devices'))!;
+    const algorithms = (await groupRow('Algorithms'))!;
+    // tags come into being when articles are tagged (there is no create-tag endpoint)
+    const tagged = await env.api.container.services.tagger.tagArticle({
+      topicId,
+      articleId,
+      names: ['Photonic Chips'],
+    });
+    expect(tagged.createdTags).toEqual(['photonic chips']);
+    await makeTag(db(), topicId, 'lasers', devices.id);
+    const otherLasers = await makeTag(db(), topicId, 'lasers', algorithms.id);
+
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await openTopic(page, topicId);
+    await expect.poll(() => tagNames(page, 'Ungrouped')).toEqual(['photonic chips']);
+    expect(await group(page, 'Ungrouped').innerText()).toContain('1 articles');
+
+    // move one tag with its own selector
+    await group(page, 'Ungrouped')
+      .getByLabel('Move to: photonic chips')
+      .selectOption({ label: 'Quantum Devices' });
+    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers', 'photonic chips']);
+    expect(await tagNames(page, 'Ungrouped')).toEqual([]);
+    const chips = (await tagNamed(db(), topicId, 'photonic chips'))!;
+    expect(chips.tagGroupId).toBe(devices.id);
+
+    // a move into a group that already has that name is refused, and the admin is told why
+    await group(page, 'Algorithms').getByLabel('Move to: lasers').selectOption({ label: 'Quantum Devices' });
+    await expect
+      .poll(() => alertText(page))
+      .toEqual([expect.stringMatching(/tag of that name exists in that group/)]);
+    const [stayed] = await db().select().from(tags).where(eq(tags.id, otherLasers.id));
+    expect(stayed!.tagGroupId).toBe(algorithms.id);
+    await expect.poll(() => tagNames(page, 'Algorithms')).toEqual(['lasers']);
+
+    // rename: the list, the stored name and its embedding follow; the article link stays
+    const prompt = answerNext(page, (d) => d.accept('Integrated Photonics'));
+    await group(page, 'Quantum Devices').getByRole('button', { name: 'Rename tag: photonic chips' }).click();
+    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['integrated photonics', 'lasers']);
+    expect(prompt).toEqual(['prompt: Rename tag: photonic chips']);
+    expect(await alertText(page)).toEqual([]);
+    const [renamed] = await db().select().from(tags).where(eq(tags.id, chips.id));
+    expect(renamed!.name).toBe('integrated photonics');
+    expect(rounded(renamed!.embedding)).toEqual(rounded(peerDense('integrated photonics', 8)));
+    const links = () => db().select().from(articleTags).where(eq(articleTags.tagId, chips.id));
+    expect(await links()).toHaveLength(1);
+
+    // delete: dismissing the confirmation keeps the tag; accepting removes it and its links
+    const tagRow = group(page, 'Quantum Devices').locator('li[data-tag-name="integrated photonics"]');
+    const dismissed = answerNext(page, (d) => d.dismiss());
+    await tagRow.getByRole('button', { name: 'Delete tag: integrated photonics' }).click();
+    await expect
+      .poll(() => dismissed)
+      .toEqual(['confirm: Delete the tag “integrated photonics”? It is removed from its 1 articles.']);
+    expect(await tagRow.count()).toBe(1);
+    expect(await tagNamed(db(), topicId, 'integrated photonics')).not.toBeNull();
+
+    answerNext(page, (d) => d.accept());
+    await tagRow.getByRole('button', { name: 'Delete tag: integrated photonics' }).click();
+    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
+    expect(await tagNamed(db(), topicId, 'integrated photonics')).toBeNull();
+    expect(await links()).toHaveLength(0);
+    await env.screenshot(page, 'admin-tags-editing-desktop');
+    await context.close();
+  });
+
+  it('deletes a group only once confirmed; its tags become ungrouped', async () => {
+    const devices = (await groupRow('Quantum Devices'))!;
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await openTopic(page, topicId);
+    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
+
+    const dismissed = answerNext(page, (d) => d.dismiss());
+    await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => dismissed).toEqual(['confirm: Delete this group? Its tags become ungrouped.']);
+    expect(await groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
+    expect(await groupRow('Quantum Devices')).toBeDefined();
+
+    answerNext(page, (d) => d.accept());
+    await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => groupNames(page)).toEqual(['Algorithms', 'Ungrouped']);
+    await expect.poll(() => tagNames(page, 'Ungrouped')).toEqual(['lasers']);
+    expect(await db().select().from(tagGroups).where(eq(tagGroups.id, devices.id))).toEqual([]);
+    const lasers = await db()
+      .select()
+      .from(tags)
+      .where(and(eq(tags.topicId, topicId), eq(tags.name, 'lasers')));
+    expect(lasers.map((t) => t.tagGroupId).sort()).toEqual([(await groupRow('Algorithms'))!.id, null]);
+    await context.close();
+  });
+});
+
+describe.sequential('similar groups and tag suggestions from embeddings in Chromium', () => {
+  it('shows groups with similar embeddings on demand, and a rejected suggestion keeps both tags', async () => {
+    const topic = await makeTopic(db(), { name: 'Similarity Lab' });
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await openTopic(page, topic.id);
+    // "Quantum Hardware" and "Quantum Machines" embed alike (same length); "Algorithms" does not
+    for (const name of ['Quantum Hardware', 'Quantum Machines', 'Algorithms']) {
+      await createGroup(page, name);
+      await expect.poll(() => groupNames(page)).toContain(name);
+    }
+    const similarLine = (name: string) => group(page, name).getByTestId('similar');
+    expect(await page.getByTestId('similar').count()).toBe(0);
+
+    await page.getByLabel('Show similar groups').check();
+    await expect.poll(() => similarLine('Quantum Hardware').innerText()).toBe('Similar: Quantum Machines');
+    expect(await similarLine('Quantum Machines').innerText()).toBe('Similar: Quantum Hardware');
+    expect(await similarLine('Algorithms').count()).toBe(0);
+    await env.screenshot(page, 'admin-tags-similar-desktop');
+    await page.getByLabel('Show similar groups').uncheck();
+    await expect.poll(() => page.getByTestId('similar').count()).toBe(0);
+
+    // the tagger meets a near-duplicate of an existing tag: a pending suggestion for the admin
+    const tagger = env.api.container.services.tagger;
+    const first = await makeArticle(db(), { topicId: topic.id });
+    const second = await makeArticle(db(), { topicId: topic.id });
+    await tagger.tagArticle({ topicId: topic.id, articleId: first.id, names: ['error-correction'] });
+    const r = await tagger.tagArticle({
+      topicId: topic.id,
+      articleId: second.id,
+      names: ['error-correcting'],
+    });
+    expect(r.suggestions).toBe(1);
+    const [pending] = await db()
+      .select()
+      .from(tagNormalizationSuggestions)
+      .where(eq(tagNormalizationSuggestions.topicId, topic.id));
+
+    await openTopic(page, topic.id);
+    const suggestion = page.locator(`[data-suggestion-id="${pending!.id}"]`);
+    await expect
+      .poll(() => suggestion.innerText())
+      .toContain('“error-correcting” (Ungrouped) → “error-correction” (Ungrouped), similarity 1.00');
+    await suggestion.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => suggestion.count()).toBe(0);
+    await expect.poll(() => page.getByTestId('suggestions').innerText()).toContain('No pending suggestions.');
+    expect(await tagNames(page, 'Ungrouped')).toEqual(['error-correcting', 'error-correction']);
+    const [row] = await db()
+      .select()
+      .from(tagNormalizationSuggestions)
+      .where(eq(tagNormalizationSuggestions.id, pending!.id));
+    expect(row!.status).toBe('rejected');
+    expect(await tagNamed(db(), topic.id, 'error-correcting')).not.toBeNull();
+    expect(await tagNamed(db(), topic.id, 'error-correction')).not.toBeNull();
+    await context.close();
+  });
+});
