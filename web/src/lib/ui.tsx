@@ -31,6 +31,12 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="state state-empty">{children}</p>;
 }
 
+/** The error of the latest of several writes: an older failure is not shown after a later success. */
+export function latestError(writes: { error: unknown; submittedAt: number }[]): unknown {
+  if (writes.length === 0) return null;
+  return writes.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a)).error ?? null;
+}
+
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.status !== 500 ? error.message : fallback;
 }

@@ -29,7 +29,7 @@ export function ProvidersSection() {
   return (
     <section className="admin-section card" aria-labelledby="providers-title">
       <h2 id="providers-title">{t('admin.catalog.providers')}</h2>
-      <WriteError errors={[create.error, update.error, remove.error]} />
+      <WriteError writes={[create, update, remove]} />
       {list.isLoading ? (
         <Loading />
       ) : list.isError ? (

@@ -28,7 +28,7 @@ export function SourcesSection() {
   return (
     <section className="admin-section card" aria-labelledby="sources-title">
       <h2 id="sources-title">{t('admin.catalog.sources')}</h2>
-      <WriteError errors={[create.error, update.error, remove.error]} />
+      <WriteError writes={[create, update, remove]} />
       {list.isLoading ? (
         <Loading />
       ) : list.isError ? (

@@ -20,7 +20,7 @@ export function TopicsSection() {
   return (
     <section className="admin-section card" aria-labelledby="topics-title">
       <h2 id="topics-title">{t('admin.catalog.topics')}</h2>
-      <WriteError errors={[create.error, update.error, remove.error]} />
+      <WriteError writes={[create, update, remove]} />
       {list.isLoading ? (
         <Loading />
       ) : list.isError ? (

@@ -1,9 +1,10 @@
 import { useI18n } from '../../../lib/i18n';
-import { errorMessage } from '../../../lib/ui';
+import { errorMessage, latestError } from '../../../lib/ui';
 
-export function WriteError({ errors }: { errors: unknown[] }) {
+/** The failure of the section's latest write, if it failed. */
+export function WriteError({ writes }: { writes: { error: unknown; submittedAt: number }[] }) {
   const { t } = useI18n();
-  const error = errors.find(Boolean);
+  const error = latestError(writes);
   if (!error) return null;
   return (
     <p className="form-error" role="alert">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { useTopics } from '../../../lib/topics';
-import { ErrorState, Loading, errorMessage } from '../../../lib/ui';
+import { ErrorState, Loading, errorMessage, latestError } from '../../../lib/ui';
 import { useTagGroups, useTagWrites } from '../api/tags';
 import { GroupBoard } from './group-board';
 import { NewGroupForm } from './new-group-form';
@@ -15,9 +15,8 @@ export default function TagsAdminPage() {
   const topicId = chosen || topics.data?.[0]?.id;
   const groups = useTagGroups(topicId, similar);
   const writes = useTagWrites();
-  // the latest write decides: an error stays shown until the next write, not after it succeeded
-  const latest = Object.values(writes).reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
-  const failed = latest.isError ? latest : undefined;
+  // an error stays shown until the next write, not after a later one succeeded
+  const failed = latestError(Object.values(writes));
 
   return (
     <section className="tags-page">
@@ -38,9 +37,9 @@ export default function TagsAdminPage() {
           {t('admin.tags.similar')}
         </label>
       </div>
-      {failed && (
+      {failed != null && (
         <p className="form-error" role="alert">
-          {errorMessage(failed.error, t('common.error'))}
+          {errorMessage(failed, t('common.error'))}
         </p>
       )}
       {topicId && <NewGroupForm topicId={topicId} writes={writes} />}
