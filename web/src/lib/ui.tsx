@@ -31,6 +31,36 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="state state-empty">{children}</p>;
 }
 
+/** A button that shows only an icon: its accessible name is `label`. */
+export function IconButton({
+  label,
+  onClick,
+  disabled,
+  danger,
+  testId,
+  children,
+}: {
+  label: string;
+  onClick?: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'icon-button danger' : 'icon-button'}
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+      data-testid={testId}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** The error of the latest of several writes: an older failure is not shown after a later success. */
 export function latestError(writes: { error: unknown; submittedAt: number }[]): unknown {
   if (writes.length === 0) return null;

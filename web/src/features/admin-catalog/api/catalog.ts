@@ -24,7 +24,7 @@ export interface Provider {
   is_active: boolean;
 }
 
-type Resource = 'topics' | 'sources' | 'providers';
+export type Resource = 'topics' | 'sources' | 'providers';
 
 export function useAdminList<T>(resource: Resource) {
   return useQuery({ queryKey: ['admin', resource], queryFn: () => api<T[]>(`/admin/${resource}`) });

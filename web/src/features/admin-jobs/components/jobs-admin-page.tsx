@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Play } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
-import { useTopics } from '../../../lib/topics';
+import { TopicSelect } from '../../../lib/topic-select';
 import { errorMessage } from '../../../lib/ui';
 import { useRefreshMetrics, useScraperRun, useStartScrape, useWeeklyReports } from '../api/jobs';
 
@@ -106,23 +106,17 @@ function MetricsJob() {
 
 function ReportsJob() {
   const { t } = useI18n();
-  const topics = useTopics();
   const job = useWeeklyReports();
   const [topicId, setTopicId] = useState('');
   return (
     <JobCard title={t('admin.jobs.weeklyReports')} testId="job-reports">
       <div className="row">
-        <label>
-          <span className="field-label">{t('articles.topic')}</span>
-          <select value={topicId} onChange={(e) => setTopicId(e.target.value)}>
-            <option value="">{t('articles.allTopics')}</option>
-            {topics.data?.map((topic) => (
-              <option key={topic.id} value={topic.id}>
-                {topic.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TopicSelect
+          label={t('articles.topic')}
+          allLabel={t('articles.allTopics')}
+          value={topicId}
+          onChange={(e) => setTopicId(e.target.value)}
+        />
         <button
           type="button"
           className="primary"

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import type { TagGroup, TagWrites } from '../api/tags';
 import { GroupCard } from './group-card';
+import { GroupOptions } from './group-options';
 import { MergeDialog } from './merge-dialog';
 
 /** Groups in their sort order, reorderable by drag and drop or by the arrow buttons. */
@@ -50,12 +51,7 @@ export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: Tag
               onChange={(e) => setBatchTarget(e.target.value)}
               data-testid="batch-target"
             >
-              <option value="">{t('admin.tags.ungrouped')}</option>
-              {real.map((g) => (
-                <option key={g.id} value={g.id!}>
-                  {g.display_name}
-                </option>
-              ))}
+              <GroupOptions groups={real} />
             </select>
           </label>
           <button

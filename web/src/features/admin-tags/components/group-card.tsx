@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, Merge, Pencil, Trash2 } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
+import { IconButton } from '../../../lib/ui';
 import type { TagGroup, TagWrites } from '../api/tags';
 import { TagRow } from './tag-row';
 
@@ -40,27 +41,15 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
         <h3>{title}</h3>
         {!isVirtual && (
           <div className="group-actions">
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('admin.tags.moveUp')}
-              disabled={!onUp}
-              onClick={onUp}
-            >
+            <IconButton label={t('admin.tags.moveUp')} disabled={!onUp} onClick={onUp}>
               <ArrowUp size={16} aria-hidden="true" />
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('admin.tags.moveDown')}
-              disabled={!onDown}
-              onClick={onDown}
-            >
+            </IconButton>
+            <IconButton label={t('admin.tags.moveDown')} disabled={!onDown} onClick={onDown}>
               <ArrowDown size={16} aria-hidden="true" />
-            </button>
-            <button type="button" className="icon-button" aria-label={t('common.rename')} onClick={rename}>
+            </IconButton>
+            <IconButton label={t('common.rename')} onClick={rename}>
               <Pencil size={16} aria-hidden="true" />
-            </button>
+            </IconButton>
             <label className="icon-button" title={t('admin.tags.color')}>
               <span className="visually-hidden">{t('admin.tags.color')}</span>
               <input
@@ -70,23 +59,12 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
                 style={{ width: 24, height: 24, padding: 0, border: 'none' }}
               />
             </label>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('admin.tags.merge')}
-              onClick={onMerge}
-              data-testid="merge"
-            >
+            <IconButton label={t('admin.tags.merge')} onClick={onMerge} testId="merge">
               <Merge size={16} aria-hidden="true" />
-            </button>
-            <button
-              type="button"
-              className="icon-button danger"
-              aria-label={t('common.delete')}
-              onClick={remove}
-            >
+            </IconButton>
+            <IconButton label={t('common.delete')} onClick={remove} danger>
               <Trash2 size={16} aria-hidden="true" />
-            </button>
+            </IconButton>
           </div>
         )}
       </header>

@@ -1,6 +1,8 @@
 import { Pencil, X } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
+import { IconButton } from '../../../lib/ui';
 import type { Tag, TagGroup, TagWrites } from '../api/tags';
+import { GroupOptions } from './group-options';
 
 interface Props {
   tag: Tag;
@@ -39,29 +41,14 @@ export function TagRow({ tag, groupId, groups, writes, selected, onToggle }: Pro
           value={groupId ?? ''}
           onChange={(e) => writes.moveTag.mutate({ id: tag.id, tag_group_id: e.target.value || null })}
         >
-          <option value="">{t('admin.tags.ungrouped')}</option>
-          {groups.map((g) => (
-            <option key={g.id} value={g.id!}>
-              {g.display_name}
-            </option>
-          ))}
+          <GroupOptions groups={groups} />
         </select>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`${t('admin.tags.renameTag')}: ${tag.name}`}
-          onClick={rename}
-        >
+        <IconButton label={`${t('admin.tags.renameTag')}: ${tag.name}`} onClick={rename}>
           <Pencil size={14} aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="icon-button danger"
-          aria-label={`${t('admin.tags.deleteTag')}: ${tag.name}`}
-          onClick={remove}
-        >
+        </IconButton>
+        <IconButton label={`${t('admin.tags.deleteTag')}: ${tag.name}`} onClick={remove} danger>
           <X size={14} aria-hidden="true" />
-        </button>
+        </IconButton>
       </span>
     </li>
   );

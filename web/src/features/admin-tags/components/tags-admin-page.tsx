@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useI18n } from '../../../lib/i18n';
+import { TopicSelect } from '../../../lib/topic-select';
 import { useTopics } from '../../../lib/topics';
 import { ErrorState, Loading, errorMessage, latestError } from '../../../lib/ui';
 import { useTagGroups, useTagWrites } from '../api/tags';
@@ -22,16 +23,12 @@ export default function TagsAdminPage() {
     <section className="tags-page">
       <h1>{t('admin.tags.title')}</h1>
       <div className="toolbar">
-        <label>
-          <span className="field-label">{t('articles.topic')}</span>
-          <select value={topicId ?? ''} onChange={(e) => setChosen(e.target.value)} data-testid="tags-topic">
-            {topics.data?.map((topic) => (
-              <option key={topic.id} value={topic.id}>
-                {topic.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TopicSelect
+          label={t('articles.topic')}
+          value={topicId ?? ''}
+          onChange={(e) => setChosen(e.target.value)}
+          testId="tags-topic"
+        />
         <label className="checkbox">
           <input type="checkbox" checked={similar} onChange={(e) => setSimilar(e.target.checked)} />
           {t('admin.tags.similar')}

@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
-import { useTopics } from '../../../lib/topics';
+import { TopicSelect } from '../../../lib/topic-select';
 import { Empty, ErrorState, Loading } from '../../../lib/ui';
 import { useArticles } from '../api/articles';
 import { useToggleFavorite } from '../api/favorites';
@@ -17,7 +17,6 @@ export function ArticlesPage() {
   const { t } = useI18n();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
-  const topics = useTopics();
   const definitions = useMetricDefinitions();
   const favorite = useToggleFavorite();
 
@@ -60,21 +59,13 @@ export function ArticlesPage() {
     <section className="articles-page">
       <h1>{t('articles.title')}</h1>
       <div className="toolbar" role="group" aria-label={t('articles.sort')}>
-        <label>
-          <span className="field-label">{t('articles.topic')}</span>
-          <select
-            value={topicId ?? ''}
-            onChange={(e) => update({ topic: e.target.value || null })}
-            data-testid="topic-select"
-          >
-            <option value="">{t('articles.allTopics')}</option>
-            {topics.data?.map((topic) => (
-              <option key={topic.id} value={topic.id}>
-                {topic.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TopicSelect
+          label={t('articles.topic')}
+          allLabel={t('articles.allTopics')}
+          value={topicId ?? ''}
+          onChange={(e) => update({ topic: e.target.value || null })}
+          testId="topic-select"
+        />
         <SortMenu
           value={sort}
           order={order}

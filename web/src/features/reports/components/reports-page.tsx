@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/format';
+import { TopicSelect } from '../../../lib/topic-select';
 import { useTopics } from '../../../lib/topics';
 import { Empty, ErrorState, Loading } from '../../../lib/ui';
 import { useReport, useReportArchive } from '../api/reports';
@@ -23,20 +24,12 @@ export default function ReportsPage() {
   return (
     <section className="reports-page">
       <h1>{t('reports.title')}</h1>
-      <label>
-        <span className="field-label">{t('reports.chooseTopic')}</span>
-        <select
-          value={topicId ?? ''}
-          onChange={(e) => setParams({ topic: e.target.value })}
-          data-testid="report-topic"
-        >
-          {topics.data?.map((topic) => (
-            <option key={topic.id} value={topic.id}>
-              {topic.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TopicSelect
+        label={t('reports.chooseTopic')}
+        value={topicId ?? ''}
+        onChange={(e) => setParams({ topic: e.target.value })}
+        testId="report-topic"
+      />
       <div className="reports-layout">
         <div>
           {!week && <h2 className="section-title">{t('reports.latest')}</h2>}
