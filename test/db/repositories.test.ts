@@ -86,12 +86,22 @@ describe.each(dbKinds())('repositories on %s', (kind) => {
   it('runs a job under an advisory lock exactly once at a time', async () => {
     const lock = new AdvisoryJobLock(database);
     let inner: { ran: boolean } | undefined;
+    // a second holder in the same process (PGlite has one session, where advisory locks re-enter)
     const outer = await lock.runExclusive('job:x', async () => {
-      if (kind === 'postgres') inner = await lock.runExclusive('job:x', async () => 1);
+      inner = await lock.runExclusive('job:x', async () => 1);
       return 42;
     });
     expect(outer).toEqual({ ran: true, value: 42 });
-    if (kind === 'postgres') expect(inner).toEqual({ ran: false });
+    expect(inner).toEqual({ ran: false });
     expect(await lock.runExclusive('job:x', async () => 7)).toEqual({ ran: true, value: 7 });
+    // and a second process on PostgreSQL: another lock object over another pool connection
+    if (kind === 'postgres') {
+      const other = new AdvisoryJobLock(database);
+      let fromOther: { ran: boolean } | undefined;
+      await lock.runExclusive('job:y', async () => {
+        fromOther = await other.runExclusive('job:y', async () => 1);
+      });
+      expect(fromOther).toEqual({ ran: false });
+    }
   });
 });

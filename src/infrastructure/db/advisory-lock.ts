@@ -7,13 +7,27 @@ import { rowsOf, type Database } from './client.js';
 const lockId = (key: string) => createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
 
 /**
- * Session-level advisory lock: exactly one worker runs a cron tick. On PostgreSQL the lock is taken
- * and released on one pooled connection inside a transaction-free session; PGlite has one session.
+ * Advisory lock: exactly one worker runs a cron tick or job. On PostgreSQL a transaction-scoped
+ * advisory lock excludes the other processes. Advisory locks are re-entrant within one session, and
+ * PGlite has exactly one, so the keys this process holds are also kept in memory: a second call
+ * in the same process is refused before it reaches the database (on both kinds).
  */
 export class AdvisoryJobLock implements JobLock {
+  private readonly held = new Set<string>();
+
   constructor(private readonly database: Database) {}
 
   async runExclusive<T>(key: string, fn: () => Promise<T>) {
+    if (this.held.has(key)) return { ran: false as const };
+    this.held.add(key);
+    try {
+      return await this.runLocked(key, fn);
+    } finally {
+      this.held.delete(key);
+    }
+  }
+
+  private async runLocked<T>(key: string, fn: () => Promise<T>) {
     const id = lockId(key);
     const { db } = this.database;
     // A transaction pins one connection, so the lock is held by the session that releases it.
