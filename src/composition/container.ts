@@ -4,7 +4,6 @@ import type { Config } from '../config.js';
 import { openDatabase, type Database } from '../infrastructure/db/client.js';
 import { seedDatabase } from '../infrastructure/db/seed.js';
 import { MemoryCache } from '../infrastructure/cache/memory-cache.js';
-import { RedisCache } from '../infrastructure/cache/redis-cache.js';
 import { createLogger } from '../infrastructure/logging/logger.js';
 import { LogTap } from '../infrastructure/logging/log-tap.js';
 import { ScryptHasher } from '../infrastructure/auth/scrypt-hasher.js';
@@ -98,10 +97,13 @@ export async function createContainer(
   if (!overrides.database) onClose(() => database.close());
   await seedDatabase(database.db);
 
+  // ioredis is loaded only when REDIS_URL is set (docs/decisions.md, "Idle memory")
   const cache =
     overrides.cache ??
     (config.redisUrl
-      ? new RedisCache(config.redisUrl, { keyPrefix: config.redisKeyPrefix || undefined })
+      ? new (await import('../infrastructure/cache/redis-cache.js')).RedisCache(config.redisUrl, {
+          keyPrefix: config.redisKeyPrefix || undefined,
+        })
       : new MemoryCache());
   if (!overrides.cache) onClose(() => cache.close());
 

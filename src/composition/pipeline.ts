@@ -34,9 +34,9 @@ export interface PipelineWiringOptions {
  */
 export const pipelineArea =
   (opts: PipelineWiringOptions = {}): WireArea =>
-  (ctx: WiringContext) => {
+  async (ctx: WiringContext) => {
     const log = ctx.logger;
-    const telemetry = setupTelemetry(ctx, opts.telemetry);
+    const telemetry = await setupTelemetry(ctx, opts.telemetry);
     const scope = telemetry.scope;
 
     const sourceRepo = new DrizzleSourceRepository(ctx.db);

@@ -15,8 +15,8 @@ import type { WiringContext } from './context.js';
  * Telemetry of the process: built from MONITOR_OTLP_*, fed every log line, flushed on close
  * (SIGTERM/SIGINT and the CLI close the container) and when the event loop empties.
  */
-export function setupTelemetry(ctx: WiringContext, opts?: TelemetryOptions): Telemetry {
-  const telemetry = createTelemetry(
+export async function setupTelemetry(ctx: WiringContext, opts?: TelemetryOptions): Promise<Telemetry> {
+  const telemetry = await createTelemetry(
     {
       serviceName: ctx.config.serviceName,
       deploymentEnvironment: ctx.config.deploymentEnvironment,

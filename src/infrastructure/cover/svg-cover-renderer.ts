@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Resvg } from '@resvg/resvg-js';
 import type { CoverRenderer, CoverSpec } from '../../application/reports/reports.ports.js';
 
 const PALETTES: [string, string, string, string][] = [
@@ -73,6 +72,9 @@ ${pills.join('\n')}
 </svg>`;
 }
 
+/** The native renderer is loaded by the first cover, not at start (docs/decisions.md, "Idle memory"). */
+let resvg: Promise<typeof import('@resvg/resvg-js')> | undefined;
+
 /** SVG rendered to PNG by resvg (a prebuilt native binary shipped in the npm package). */
 export class SvgCoverRenderer implements CoverRenderer {
   async render(spec: CoverSpec): Promise<Buffer> {
@@ -85,11 +87,12 @@ export class SvgCoverRenderer implements CoverRenderer {
     return this.toPng(svg, size.width);
   }
 
-  private toPng(svg: string, width: number): Buffer {
-    const resvg = new Resvg(svg, {
+  private async toPng(svg: string, width: number): Promise<Buffer> {
+    const { Resvg } = await (resvg ??= import('@resvg/resvg-js'));
+    const renderer = new Resvg(svg, {
       fitTo: { mode: 'width', value: width },
       font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
     });
-    return Buffer.from(resvg.render().asPng());
+    return Buffer.from(renderer.render().asPng());
   }
 }

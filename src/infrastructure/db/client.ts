@@ -1,13 +1,14 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -36,6 +37,12 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    // node-postgres is loaded only when it is used: a PGlite process does not hold it
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
@@ -53,8 +60,16 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
   }
   const dir = opts.dataDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  useBaselineWasmCompiler();
+  if (!dir.startsWith('memory://')) {
+    mkdirSync(dir, { recursive: true });
+    if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
+      await initDataDirInChild(dir, opts.migrate !== false);
+  }
+  const client = await PGlite.create(dir, {
+    startParams: PGLITE_START_PARAMS,
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return {
@@ -65,6 +80,56 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (!client.closed) await client.close();
     },
   };
+}
+
+/**
+ * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
+ * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start: 16MB
+ * keeps the idle service inside its memory budget (DESIGN.md §6); pages that miss it are read from
+ * the OS page cache (docs/decisions.md, "Idle memory").
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * V8 tiers hot WASM functions up to TurboFan; for PostgreSQL's 9 MB module that compilation leaves
+ * ~60 MB of malloc arenas behind for good, and PGlite's short queries run no slower on Liftoff, V8's
+ * baseline compiler (docs/decisions.md, "Idle memory"). Only WASM compiled afterwards is affected;
+ * PGlite is the only WASM in the service.
+ */
+function useBaselineWasmCompiler(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
+/**
+ * The first start of a new data directory runs initdb, which takes a second PGlite instance and the
+ * initdb module, and then every migration; the WASM memory they grow is never returned to the
+ * system. A short-lived child process does both instead, so the service only ever opens an
+ * initialized, migrated directory (its own migrate call then finds nothing to do).
+ */
+async function initDataDirInChild(dir: string, migrate: boolean): Promise<void> {
+  const resolvePath = createRequire(import.meta.url).resolve;
+  const script = `const { PGlite } = require(${JSON.stringify(resolvePath('@electric-sql/pglite'))});
+const { drizzle } = require(${JSON.stringify(resolvePath('drizzle-orm/pglite'))});
+const { migrate } = require(${JSON.stringify(resolvePath('drizzle-orm/pglite/migrator'))});
+(async () => {
+  const db = await PGlite.create(process.argv[1], { startParams: JSON.parse(process.argv[2]) });
+  if (process.argv[3]) await migrate(drizzle(db), { migrationsFolder: process.argv[3] });
+  await db.close();
+})().catch((err) => { console.error(err); process.exit(1); });`;
+  const args = [dir, JSON.stringify(PGLITE_START_PARAMS), migrate ? MIGRATIONS_DIR : ''];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--liftoff-only', '-e', script, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`PGlite initdb of ${dir} failed (exit ${code}): ${stderr.slice(-2000)}`)),
+    );
+  });
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   Completion,
   CompletionRequest,
@@ -12,29 +12,40 @@ export interface OpenAiOptions {
   maxRetries?: number;
 }
 
+/** The SDK is loaded on the first request: an idle process does not hold it (docs/decisions.md, "Idle memory"). */
+let sdk: Promise<typeof import('openai')> | undefined;
+
 /** The `openai` SDK against any OpenAI-compatible base URL (DESIGN.md §2). */
 export class OpenAiLanguageModel implements LanguageModel {
-  private readonly client: OpenAI;
+  private sdkClient: Promise<OpenAI> | undefined;
   readonly providerName: string;
 
   constructor(
     private readonly provider: Provider,
-    opts: OpenAiOptions = {},
+    private readonly opts: OpenAiOptions = {},
   ) {
     this.providerName = provider.name;
-    this.client = new OpenAI({
-      baseURL: provider.baseUrl,
-      apiKey: provider.apiKey ?? 'not-needed',
-      timeout: opts.timeoutMs ?? 120_000,
-      maxRetries: opts.maxRetries ?? 2,
-    });
     if (provider.imageModel) this.generateImage = (prompt, size) => this.image(prompt, size);
+  }
+
+  private client(): Promise<OpenAI> {
+    return (this.sdkClient ??= (sdk ??= import('openai')).then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          baseURL: this.provider.baseUrl,
+          apiKey: this.provider.apiKey ?? 'not-needed',
+          timeout: this.opts.timeoutMs ?? 120_000,
+          maxRetries: this.opts.maxRetries ?? 2,
+        }),
+    ));
   }
 
   generateImage?: (prompt: string, size: { width: number; height: number }) => Promise<Buffer>;
 
   async complete(req: CompletionRequest): Promise<Completion> {
-    const res = await this.client.chat.completions.create({
+    const res = await (
+      await this.client()
+    ).chat.completions.create({
       model: this.provider.model,
       messages: req.messages,
       temperature: req.temperature,
@@ -52,7 +63,9 @@ export class OpenAiLanguageModel implements LanguageModel {
   }
 
   private async image(prompt: string, size: { width: number; height: number }): Promise<Buffer> {
-    const res = await this.client.images.generate({
+    const res = await (
+      await this.client()
+    ).images.generate({
       model: this.provider.imageModel!,
       prompt,
       n: 1,

@@ -1,31 +1,35 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailMessage, Mailer } from '../../application/reports/reports.ports.js';
 
-/** nodemailer over SMTP (`SMTP_URL`, e.g. smtp://user:pass@host:587 or smtps://...:465). */
+/**
+ * nodemailer over SMTP (`SMTP_URL`, e.g. smtp://user:pass@host:587 or smtps://...:465). The library
+ * and its transport are set up by the first message, not at start (docs/decisions.md, "Idle memory").
+ */
 export class SmtpMailer implements Mailer {
   readonly configured: boolean;
-  private readonly transport: Transporter | null;
+  private transport: Promise<Transporter> | null = null;
 
-  constructor(opts: { smtpUrl: string | undefined; from: string; timeoutMs?: number }) {
+  constructor(private readonly opts: { smtpUrl: string | undefined; from: string; timeoutMs?: number }) {
     this.configured = Boolean(opts.smtpUrl);
-    this.from = opts.from;
-    const timeout = opts.timeoutMs ?? 30_000;
-    this.transport = opts.smtpUrl
-      ? nodemailer.createTransport({
-          url: opts.smtpUrl,
-          connectionTimeout: timeout,
-          greetingTimeout: timeout,
-          socketTimeout: timeout,
-        } as Parameters<typeof nodemailer.createTransport>[0])
-      : null;
   }
 
-  private readonly from: string;
+  private connect(smtpUrl: string): Promise<Transporter> {
+    const timeout = this.opts.timeoutMs ?? 30_000;
+    return (this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: timeout,
+        greetingTimeout: timeout,
+        socketTimeout: timeout,
+      } as Parameters<typeof nodemailer.createTransport>[0]),
+    ));
+  }
 
   async send(m: MailMessage): Promise<void> {
-    if (!this.transport) throw new Error('mail is not configured (SMTP_URL)');
-    const info = (await this.transport.sendMail({
-      from: this.from,
+    if (!this.opts.smtpUrl) throw new Error('mail is not configured (SMTP_URL)');
+    const transport = await this.connect(this.opts.smtpUrl);
+    const info = (await transport.sendMail({
+      from: this.opts.from,
       to: m.to,
       subject: m.subject,
       html: m.html,
@@ -36,6 +40,6 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((t) => t.close());
   }
 }

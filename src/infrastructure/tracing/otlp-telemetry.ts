@@ -1,0 +1,103 @@
+/** The OpenTelemetry SDK side of telemetry.ts, loaded only when tracing is configured. */
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import type { Logger } from '../../application/shared/ports.js';
+import { DropOldestBatchSpanProcessor } from './drop-oldest-span-processor.js';
+import {
+  ExportFailureReporter,
+  ReportingLogExporter,
+  ReportingMetricExporter,
+  ReportingSpanExporter,
+} from './export-failures.js';
+import { TraceScope } from './span-wrappers.js';
+import { OtlpLogSink } from './otlp-log-sink.js';
+import { OtelPipelineMetrics } from './pipeline-metrics.js';
+import {
+  signalUrl,
+  type Telemetry,
+  type TelemetryConfig,
+  type TelemetryOptions,
+} from './telemetry-config.js';
+
+export function telemetryResource(c: TelemetryConfig): Resource {
+  return resourceFromAttributes({
+    'service.name': c.serviceName,
+    'deployment.environment': c.deploymentEnvironment,
+  });
+}
+
+/** Tracer, logger and meter providers with their OTLP exporters; the caller checked the config. */
+export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: TelemetryOptions = {}): Telemetry {
+  const headers = { Authorization: `Basic ${Buffer.from(`${c.otlpUser}:${c.apiKey}`).toString('base64')}` };
+  const timeoutMillis = opts.exportTimeoutMs ?? 10_000;
+  const resource = telemetryResource(c);
+  const reporter = new ExportFailureReporter(log);
+
+  const spanProcessor = new DropOldestBatchSpanProcessor(
+    new ReportingSpanExporter(
+      new OTLPTraceExporter({ url: signalUrl(c.otlpEndpoint!, 'traces'), headers, timeoutMillis }),
+      reporter,
+    ),
+    opts.spans,
+  );
+  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const scope = new TraceScope(tracerProvider.getTracer('article-intel'));
+
+  const loggerProvider = new LoggerProvider({
+    resource,
+    processors: [
+      new BatchLogRecordProcessor({
+        exporter: new ReportingLogExporter(
+          new OTLPLogExporter({ url: signalUrl(c.otlpEndpoint!, 'logs'), headers, timeoutMillis }),
+          reporter,
+        ),
+        scheduledDelayMillis: 2000,
+        maxQueueSize: 8192,
+        maxExportBatchSize: 512,
+      }),
+    ],
+  });
+  const logSink = new OtlpLogSink(loggerProvider.getLogger('article-intel'));
+
+  const meterProvider = new MeterProvider({
+    resource,
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new ReportingMetricExporter(
+          new OTLPMetricExporter({ url: signalUrl(c.otlpEndpoint!, 'metrics'), headers, timeoutMillis }),
+          reporter,
+        ),
+        exportIntervalMillis: 60_000,
+        exportTimeoutMillis: timeoutMillis,
+      }),
+    ],
+  });
+  const metrics = new OtelPipelineMetrics(meterProvider, reporter);
+
+  let closed: Promise<void> | undefined;
+  return {
+    enabled: true,
+    scope,
+    metrics,
+    logSink: (line) => logSink.write(line),
+    reporter,
+    spanProcessor,
+    async flush() {
+      await Promise.allSettled([tracerProvider.forceFlush(), loggerProvider.forceFlush()]);
+    },
+    shutdown() {
+      // all three at once: with the ingest down each waits up to the export timeout, and the
+      // process's graceful stop (25 s) must not run out while they do
+      return (closed ??= Promise.allSettled([
+        tracerProvider.shutdown(),
+        meterProvider.shutdown(),
+        loggerProvider.shutdown(),
+      ]).then(() => undefined));
+    },
+  };
+}
