@@ -178,6 +178,10 @@ describe('citation clients against API peers on loopback', () => {
     oa.seen.length = 0;
     await new OpenAlexSource(oa.peer.url, fast).citations({ doi: SICI, arxivId: null });
     expect([...oa.seen[0]!.query.keys()]).toEqual([]);
+    // an arXiv DOI it does not know is not asked twice
+    oa.seen.length = 0;
+    expect(await source.citations({ doi: '10.48550/arxiv.2402.99999', arxivId: '2402.99999' })).toBeNull();
+    expect(oa.seen).toHaveLength(1);
   });
 
   it('Crossref: User-Agent with mailto; "#" and "." segments of a DOI stay inside the path', async () => {

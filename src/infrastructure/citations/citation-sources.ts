@@ -119,11 +119,13 @@ export class OpenAlexSource extends HttpCitationSource {
     return !!(ids.doi || ids.arxivId);
   }
   async citations(ids: ArticleIdentifiers) {
+    const arxivDoi = ids.arxivId ? `10.48550/arXiv.${ids.arxivId}` : null;
     if (ids.doi) {
       const work = await this.getJson(`/works/doi:${pathId(ids.doi)}${this.query}`);
-      if (work !== null || !ids.arxivId) return count(field(work, 'cited_by_count'));
+      const sameDoi = arxivDoi !== null && arxivDoi.toLowerCase() === ids.doi.toLowerCase();
+      if (work !== null || !arxivDoi || sameDoi) return count(field(work, 'cited_by_count'));
     }
-    const work = await this.getJson(`/works/doi:${pathId(`10.48550/arXiv.${ids.arxivId}`)}${this.query}`);
+    const work = await this.getJson(`/works/doi:${pathId(arxivDoi!)}${this.query}`);
     return count(field(work, 'cited_by_count'));
   }
 }
