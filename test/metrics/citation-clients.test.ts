@@ -12,6 +12,7 @@ import {
 } from '../../src/infrastructure/citations/citation-sources.js';
 import { RateLimitedError } from '../../src/infrastructure/citations/citation-http.client.js';
 import { rowsOf } from '../../src/infrastructure/db/client.js';
+import { loadConfig } from '../../src/config.js';
 
 const SICI = '10.1002/(SICI)1097-0185(19990415)257:2<73::AID-AR8>3.0.CO;2-B';
 /** a SICI DOI whose check character is `#`: unencoded, it would end the path */
@@ -270,7 +271,10 @@ describe('citation clients against API peers on loopback', () => {
 describe('metric refresh: the batch endpoint when many articles are due (pglite)', () => {
   let t: TestApp;
   const known = new Map<string, number | null>();
+  const s2Down: number[] = [];
   const s2 = new HttpPeer((req, res) => {
+    const down = s2Down.shift();
+    if (down) return sendJson(res, down, { error: 'down' }, { 'retry-after': '0' });
     if (req.method === 'POST') {
       const ids = (req.json() as { ids: string[] }).ids;
       return sendJson(
@@ -283,15 +287,21 @@ describe('metric refresh: the batch endpoint when many articles are due (pglite)
     if (!known.has(id)) return sendJson(res, 404, {});
     sendJson(res, 200, { citationCount: known.get(id) });
   });
+  const oaKnown = new Map<string, number>();
+  const openAlex = new HttpPeer((req, res) => {
+    const id = decodeURIComponent(req.path.replace('/works/', ''));
+    if (!oaKnown.has(id)) return sendJson(res, 404, {});
+    sendJson(res, 200, { cited_by_count: oaKnown.get(id) });
+  });
   const notFound = new HttpPeer((_req, res) => sendJson(res, 404, {}));
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
   beforeAll(async () => {
-    await Promise.all([s2.start(), notFound.start()]);
+    await Promise.all([s2.start(), openAlex.start(), notFound.start()]);
     t = await buildTestApp({
       env: {
         SEMANTIC_SCHOLAR_API_URL: s2.url,
-        OPENALEX_API_URL: notFound.url,
+        OPENALEX_API_URL: openAlex.url,
         CROSSREF_API_URL: notFound.url,
         CITATION_REQUESTS_PER_SECOND: '1000',
         SEMANTIC_SCHOLAR_API_KEY: 'configured-key',
@@ -301,7 +311,7 @@ describe('metric refresh: the batch endpoint when many articles are due (pglite)
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all([s2.stop(), notFound.stop()]);
+    await Promise.all([s2.stop(), openAlex.stop(), notFound.stop()]);
   });
 
   it('asks 1001 due articles in two batches of 500 and one single lookup, arXiv ids for unknown DOIs', async () => {
@@ -345,5 +355,34 @@ describe('metric refresh: the batch endpoint when many articles are due (pglite)
       (a, b) => a + b,
     );
     expect([Number(row!.n), Number(row!.s)]).toEqual([1001, expectedSum]);
+  });
+
+  it('a failed batch counts as that source failing: the next source answers, no single retries', async () => {
+    const db = t.container.database.db;
+    const topicId = (await makeArticle(db, { doi: '10.2000/down-0' })).topicId;
+    for (let i = 1; i < 6; i++) await makeArticle(db, { topicId, doi: `10.2000/down-${i}` });
+    for (let i = 0; i < 6; i++) oaKnown.set(`doi:10.2000/down-${i}`, 20 + i);
+    s2.requests.length = 0;
+    s2Down.push(500, 500, 500, 500);
+
+    const summary = await t.container.services.metricRefresh.run();
+    expect(summary).toMatchObject({ articles: 6, updated: 6, failed: 0, by_source: { openalex: 6 } });
+    expect(s2.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
+    expect(openAlex.requests).toHaveLength(6);
+  });
+});
+
+describe('citation configuration', () => {
+  it('takes CITATION_MAILTO only as an e-mail address', () => {
+    const base = { AUTH_SECRET: 'x'.repeat(32) };
+    expect(
+      loadConfig({ ...base, CITATION_MAILTO: MAILTO, SEMANTIC_SCHOLAR_API_KEY: 'k' }).citations,
+    ).toMatchObject({
+      mailto: MAILTO,
+      semanticScholarApiKey: 'k',
+    });
+    expect(() => loadConfig({ ...base, CITATION_MAILTO: 'ops@example.org\r\nX-Injected: 1' })).toThrow(
+      /CITATION_MAILTO/,
+    );
   });
 });
