@@ -39,6 +39,7 @@ const settings: [string, (d: string) => string][] = [
   ['dx.doi.org link, raw', (d) => `http://dx.doi.org/${d}`],
   ['link in a sentence', (d) => `Read it at https://doi.org/${encodePath(d)}, then cite it.`],
   ['markdown link', (d) => `[${d}](https://doi.org/${d})`],
+  ['HTML attribute', (d) => `<a href='https://doi.org/${encodePath(d)}'>PDF</a>`],
   ['angle brackets', (d) => `<https://doi.org/${encodePath(d)}>`],
   ['HTML-escaped text', (d) => `doi:${d.replace(/</g, '&lt;').replace(/>/g, '&gt;')};`],
   ['publisher link', (d) => `https://onlinelibrary.wiley.com/doi/abs/${encodePath(d)}?src=rss#top`],

@@ -128,9 +128,8 @@ function isUrlToken(text: string, start: number): boolean {
   const stop = Math.max(0, start - 2048);
   while (i > stop && !/\s/.test(text[i - 1]!)) i--;
   const token = text.slice(i, start);
-  // markdown or HTML around the link: look at the last URL-looking piece only
-  const at = Math.max(token.lastIndexOf('('), token.lastIndexOf('"'), token.lastIndexOf('<'), -1);
-  return URL_TOKEN.test(token.slice(at + 1));
+  // markdown or HTML around the link (`](`, `href="`, `<`): look at the piece after the last of them
+  return URL_TOKEN.test(token.split(/[("'<=[]/).pop()!);
 }
 
 /**
