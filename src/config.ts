@@ -69,6 +69,8 @@ const EnvSchema = Type.Object({
   OPENALEX_API_URL: Url(),
   CROSSREF_API_URL: Url(),
   CITATION_REQUESTS_PER_SECOND: Int(1, 1000),
+  SEMANTIC_SCHOLAR_API_KEY: Str(),
+  CITATION_MAILTO: Type.Optional(Type.String({ format: 'email' })),
   // embeddings (DESIGN.md §4)
   EMBEDDING_URL: Url(),
   EMBEDDING_API_KEY: Str(),
@@ -143,6 +145,10 @@ export interface Config {
     semanticScholarUrl: string;
     openAlexUrl: string;
     crossrefUrl: string;
+    /** sent as x-api-key to Semantic Scholar */
+    semanticScholarApiKey: string | undefined;
+    /** contact address: OpenAlex `mailto` parameter, Crossref User-Agent (polite pools) */
+    mailto: string | undefined;
     /** per source: a small limiter keeps each API under its public rate limit */
     requestsPerSecond: number;
   };
@@ -299,6 +305,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       openAlexUrl: (e.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
       crossrefUrl: (e.CROSSREF_API_URL ?? 'https://api.crossref.org').replace(/\/+$/, ''),
       requestsPerSecond: e.CITATION_REQUESTS_PER_SECOND ?? 1,
+      semanticScholarApiKey: e.SEMANTIC_SCHOLAR_API_KEY,
+      mailto: e.CITATION_MAILTO,
     },
     embedding: {
       url: e.EMBEDDING_URL?.replace(/\/+$/, ''),

@@ -1,10 +1,12 @@
 import { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import { METRIC_REFRESH_JOB, MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import {
+  citationUserAgent,
   CrossrefSource,
   OpenAlexSource,
   SemanticScholarSource,
 } from '../infrastructure/citations/citation-sources.js';
+import { appVersion } from './app-version.js';
 import { DrizzleMetricDefinitionRepository } from '../infrastructure/db/repositories/metric-definition.repository.js';
 import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
 import type { WireArea } from './context.js';
@@ -12,12 +14,18 @@ import type { WireArea } from './context.js';
 /** The metric catalog and the daily metric refresh from the citation APIs (cron, CLI, admin endpoint). */
 export const wireMetrics: WireArea = (ctx) => {
   const { citations } = ctx.config;
-  const opts = { requestsPerSecond: citations.requestsPerSecond };
+  const opts = {
+    requestsPerSecond: citations.requestsPerSecond,
+    userAgent: citationUserAgent(appVersion(), citations.mailto),
+  };
   const metricRefresh = new MetricRefreshService(
     new DrizzleMetricRefreshStore(ctx.db),
     [
-      new SemanticScholarSource(citations.semanticScholarUrl, opts),
-      new OpenAlexSource(citations.openAlexUrl, opts),
+      new SemanticScholarSource(citations.semanticScholarUrl, {
+        ...opts,
+        apiKey: citations.semanticScholarApiKey,
+      }),
+      new OpenAlexSource(citations.openAlexUrl, { ...opts, mailto: citations.mailto }),
       new CrossrefSource(citations.crossrefUrl, opts),
     ],
     ctx.clock,

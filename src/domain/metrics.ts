@@ -1,3 +1,5 @@
+import { extractDoi } from './doi.js';
+
 /** Lucide icon names an admin may give a catalog metric (spec: a 20-name whitelist). */
 export const METRIC_ICONS = [
   'quote',
@@ -42,15 +44,12 @@ export interface ArticleIdentifiers {
   arxivId: string | null;
 }
 
-const DOI_RE = /\b(10\.\d{4,9}\/[^\s"'<>?#]+)/i;
 const ARXIV_URL_RE = /arxiv\.org\/(?:abs|pdf)\/([a-z-]+(?:\.[a-z]{2})?\/\d{7}|\d{4}\.\d{4,5})/i;
 const ARXIV_ID_RE = /^(?:arxiv:)?([a-z-]+(?:\.[a-z]{2})?\/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?$/i;
 const ARXIV_DOI_RE = /^10\.48550\/arxiv\.(.+)$/i;
 
-export function normalizeDoi(raw: string): string | null {
-  const m = DOI_RE.exec(raw.trim());
-  return m ? m[1]!.replace(/[.,;]+$/, '').toLowerCase() : null;
-}
+/** The DOI in a value or a link (Crossref's patterns, SICI DOIs whole), lower-cased. */
+export const normalizeDoi = (raw: string): string | null => extractDoi(raw);
 
 export function normalizeArxivId(raw: string): string | null {
   const s = raw.trim();

@@ -22,6 +22,14 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
   const s2 = new HttpPeer((req, res) => {
     const failure = s2Failures.shift();
     if (failure) return sendJson(res, failure.status, { error: 'busy' }, failure.headers);
+    if (req.method === 'POST' && req.path === '/graph/v1/paper/batch') {
+      const ids = (req.json() as { ids: string[] }).ids;
+      return sendJson(
+        res,
+        200,
+        ids.map((id) => (s2Known.has(id) ? { paperId: id, citationCount: s2Known.get(id) } : null)),
+      );
+    }
     const id = decodeURIComponent(req.path.replace('/graph/v1/paper/', ''));
     if (req.query.get('fields') !== 'citationCount' || !s2Known.has(id)) return sendJson(res, 404, {});
     sendJson(res, 200, { paperId: 'p', citationCount: s2Known.get(id) });
@@ -231,20 +239,24 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
       insert into articles (topic_id, source, url, canonical_url, title, normalized_title, doi)
       select ${topicId}, 'Bulk', 'https://bulk.example.test/' || g, 'https://bulk.example.test/' || g,
              'Bulk ' || g, 'bulk ' || g, '10.1000/bulk-' || g
-      from generate_series(1, 449) g`);
-    for (let i = 1; i < 450; i++) s2Known.set(`DOI:10.1000/bulk-${i}`, i);
+      from generate_series(1, 549) g`);
+    for (let i = 1; i < 550; i++) s2Known.set(`DOI:10.1000/bulk-${i}`, i);
     // two metrics are enabled (citation_count and oa_citations from an earlier test)
     oaKnown.clear();
     const summary = await refresh();
-    expect(summary).toMatchObject({ articles: 450, failed: 0 });
-    expect(s2.requests).toHaveLength(450);
+    expect(summary).toMatchObject({ articles: 550, failed: 0 });
+    // two pages (500 + 50), one Semantic Scholar batch request each
+    expect(s2.requests.map((r) => [r.method, r.path, (r.json() as { ids: string[] }).ids.length])).toEqual([
+      ['POST', '/graph/v1/paper/batch', 500],
+      ['POST', '/graph/v1/paper/batch', 50],
+    ]);
     const [row] = rowsOf<{ n: number | string; s: number | string }>(
       await db().execute(sql`
         select count(*) as n, sum(value) as s from article_metrics
         where metric_key = 'citation_count' and source = 'semantic_scholar'
           and article_id in (select id from articles where doi like '10.1000/bulk-%')`),
     );
-    expect([Number(row!.n), Number(row!.s)]).toEqual([450, (449 * 450) / 2]);
+    expect([Number(row!.n), Number(row!.s)]).toEqual([550, (549 * 550) / 2]);
     expect(await refresh()).toMatchObject({ articles: 0 });
   });
 

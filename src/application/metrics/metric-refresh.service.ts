@@ -1,4 +1,4 @@
-import { resolveIdentifiers } from '../../domain/metrics.js';
+import { resolveIdentifiers, type ArticleIdentifiers } from '../../domain/metrics.js';
 import { conflict } from '../../domain/errors.js';
 import type { Clock, JobLock, Logger } from '../shared/ports.js';
 import type {
@@ -30,8 +30,13 @@ export const METRIC_REFRESH_JOB = 'metric-refresh';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** articles refreshed at once: sources are rate limited, a small overlap keeps the limiter busy */
 const CONCURRENCY = 4;
-/** articles read from the database at a time */
-const PAGE_SIZE = 200;
+/** articles read from the database at a time: one Semantic Scholar batch request */
+const PAGE_SIZE = 500;
+/** from this many due articles on, a source with a batch endpoint is asked for the page at once */
+const BATCH_FROM = 5;
+
+/** answers of batch requests for one page: provider → article id → value; `failed`: the batch failed */
+type PageAnswers = Map<string, Map<string, number | null> | 'failed'>;
 
 /**
  * Daily metric refresh (spec "Metric refresh"): every enabled metric with a missing or stale
@@ -97,14 +102,16 @@ export class MetricRefreshService {
     summary: RefreshSummary,
     onDone: () => void,
   ): Promise<void> {
+    const idsOf = new Map(candidates.map((c) => [c.id, resolveIdentifiers(c)]));
+    const answers = await this.batchLookUps(candidates, idsOf, providersOf);
     let next = 0;
     const worker = async () => {
       while (next < candidates.length) {
         const article = candidates[next++]!;
-        const ids = resolveIdentifiers(article);
+        const ids = idsOf.get(article.id)!;
         const writes: MetricValueWrite[] = [];
         for (const [metricKey, previous] of Object.entries(article.stale)) {
-          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id);
+          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id, answers);
           if (found === 'failed') {
             summary.failed++;
             continue;
@@ -122,11 +129,47 @@ export class MetricRefreshService {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, candidates.length) }, worker));
   }
 
+  /**
+   * One batch request per page (split by the source at its limit) for each source with a batch
+   * endpoint that some due value of BATCH_FROM or more articles would ask, instead of one request
+   * per article. A failed batch counts as that source failing for each of those articles.
+   */
+  private async batchLookUps(
+    candidates: RefreshCandidate[],
+    idsOf: Map<string, ArticleIdentifiers>,
+    providersOf: Map<string, string[]>,
+  ): Promise<PageAnswers> {
+    const answers: PageAnswers = new Map();
+    for (const source of this.sources.values()) {
+      if (!source.citationsBatch) continue;
+      const due = candidates.filter(
+        (c) =>
+          source.canLookUp(idsOf.get(c.id)!) &&
+          Object.keys(c.stale).some((k) => providersOf.get(k)?.includes(source.provider)),
+      );
+      if (due.length < BATCH_FROM) continue;
+      try {
+        const values = await source.citationsBatch(due.map((c) => idsOf.get(c.id)!));
+        answers.set(source.provider, new Map(due.map((c, i) => [c.id, values[i] ?? null])));
+      } catch (err) {
+        answers.set(source.provider, 'failed');
+        this.logger.warn({
+          event: 'metrics.source_failed',
+          provider: source.provider,
+          articles: due.length,
+          err,
+        });
+      }
+    }
+    return answers;
+  }
+
   /** First non-null value in priority order; `failed` only when no source answered at all. */
   private async lookUp(
     providers: string[],
-    ids: ReturnType<typeof resolveIdentifiers>,
+    ids: ArticleIdentifiers,
     articleId: string,
+    answers: PageAnswers,
   ): Promise<{ value: number | null; source: string | null } | 'failed'> {
     let answered = false;
     let tried = false;
@@ -134,8 +177,10 @@ export class MetricRefreshService {
       const source = this.sources.get(provider);
       if (!source || !source.canLookUp(ids)) continue;
       tried = true;
+      const batch = answers.get(provider);
+      if (batch === 'failed') continue;
       try {
-        const value = await source.citations(ids);
+        const value = batch?.has(articleId) ? batch.get(articleId)! : await source.citations(ids);
         answered = true;
         if (value !== null) return { value, source: provider };
       } catch (err) {

@@ -16,6 +16,11 @@ export interface CitationSource {
   canLookUp(ids: ArticleIdentifiers): boolean;
   /** throws when the API keeps failing after its retries */
   citations(ids: ArticleIdentifiers): Promise<number | null>;
+  /**
+   * Many articles in few requests (a batch endpoint), one answer per entry of `list` in its order;
+   * throws like `citations`. Only sources with such an endpoint have it.
+   */
+  citationsBatch?(list: ArticleIdentifiers[]): Promise<(number | null)[]>;
 }
 
 export interface RefreshDefinition {

@@ -43,16 +43,8 @@ const MIN_TITLE_KEY = 12;
 export const titleKey = (normalized: string): string | null =>
   normalized.length >= MIN_TITLE_KEY ? normalized : null;
 
-const DOI_RE = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
-
-export function extractDoi(...texts: (string | null | undefined)[]): string | null {
-  for (const t of texts) {
-    if (!t) continue;
-    const m = DOI_RE.exec(decodeSafe(t));
-    if (m) return m[1]!.replace(/[.,;)\]]+$/, '').toLowerCase();
-  }
-  return null;
-}
+/** DOIs by Crossref's patterns, SICI DOIs included; the comparison key is lower case. */
+export { extractDoi } from '../../domain/doi.js';
 
 const ARXIV_NEW = /(?:arxiv\.org\/(?:abs|pdf|html)\/|arxiv:\s*)(\d{4}\.\d{4,5})(?:v\d+)?/i;
 const ARXIV_OLD = /(?:arxiv\.org\/(?:abs|pdf)\/|arxiv:\s*)([a-z-]+(?:\.[a-z]{2})?\/\d{7})(?:v\d+)?/i;
@@ -66,14 +58,6 @@ export function extractArxivId(...texts: (string | null | undefined)[]): string 
     if (m) return m[1]!.toLowerCase();
   }
   return null;
-}
-
-function decodeSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 export type DuplicateReason = 'url' | 'doi' | 'arxiv_id' | 'title';

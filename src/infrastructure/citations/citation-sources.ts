@@ -6,10 +6,22 @@ const count = (v: unknown): number | null => (typeof v === 'number' && Number.is
 const field = (body: unknown, key: string): unknown =>
   body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 
+/**
+ * An identifier as a piece of an API path: what encodeURIComponent encodes is percent-encoded
+ * (SICI DOIs carry `<`, `>`, `;` and `#`, which would end or split the path), the DOI's `/` kept as
+ * the APIs document it, unless a `.` or `..` segment would let the URL parser walk up the API's
+ * path: then `/` and `.` are encoded too.
+ */
+export function pathId(id: string): string {
+  const segments = id.split('/');
+  if (segments.some((s) => s === '.' || s === '..')) return encodeURIComponent(id).replace(/\./g, '%2E');
+  return segments.map(encodeURIComponent).join('/');
+}
+
 /** A citation API read over HTTP through the provider's rate-limited, retrying client. */
 abstract class HttpCitationSource implements CitationSource {
   abstract readonly provider: string;
-  private http?: CitationHttpClient;
+  private client?: CitationHttpClient;
   constructor(
     private readonly baseUrl: string,
     private readonly opts: CitationHttpOptions,
@@ -17,35 +29,104 @@ abstract class HttpCitationSource implements CitationSource {
   abstract canLookUp(ids: ArticleIdentifiers): boolean;
   abstract citations(ids: ArticleIdentifiers): Promise<number | null>;
 
+  protected get http(): CitationHttpClient {
+    // created on first use: `provider` is a field of the subclass, set after this constructor
+    return (this.client ??= new CitationHttpClient(this.provider, this.opts));
+  }
+
   /** GET {baseUrl}{path} as JSON */
   protected getJson(path: string): Promise<unknown> {
-    // created on first use: `provider` is a field of the subclass, set after this constructor
-    this.http ??= new CitationHttpClient(this.provider, this.opts);
     return this.http.getJson(`${this.baseUrl}${path}`);
   }
 }
 
-/** Semantic Scholar Graph API: DOI:<doi> or ARXIV:<id> → citationCount. */
+/** Ids per batch request (the Graph API's limit). */
+export const SEMANTIC_SCHOLAR_BATCH = 500;
+
+/**
+ * Semantic Scholar Graph API: DOI:<doi> or ARXIV:<id> → citationCount. With an API key
+ * (`x-api-key`) the key's own rate limit applies. A DOI it does not know is retried by the arXiv id.
+ */
 export class SemanticScholarSource extends HttpCitationSource {
   readonly provider = 'semantic_scholar';
+  private readonly batchUrl: string;
+  constructor(baseUrl: string, opts: CitationHttpOptions & { apiKey?: string }) {
+    const { apiKey, ...rest } = opts;
+    super(baseUrl, apiKey ? { ...rest, headers: { ...rest.headers, 'x-api-key': apiKey } } : rest);
+    this.batchUrl = `${baseUrl}/graph/v1/paper/batch?fields=citationCount,externalIds`;
+  }
+
   canLookUp(ids: ArticleIdentifiers) {
     return !!(ids.doi || ids.arxivId);
   }
+
   async citations(ids: ArticleIdentifiers) {
-    const paper = ids.doi ? `DOI:${ids.doi}` : `ARXIV:${ids.arxivId}`;
-    return count(field(await this.getJson(`/graph/v1/paper/${paper}?fields=citationCount`), 'citationCount'));
+    if (ids.doi) {
+      const paper = await this.getJson(`/graph/v1/paper/DOI:${pathId(ids.doi)}?fields=citationCount`);
+      if (paper !== null || !ids.arxivId) return count(field(paper, 'citationCount'));
+    }
+    const paper = await this.getJson(`/graph/v1/paper/ARXIV:${pathId(ids.arxivId!)}?fields=citationCount`);
+    return count(field(paper, 'citationCount'));
+  }
+
+  /** POST /graph/v1/paper/batch, 500 ids a request; DOIs it does not know are asked again by arXiv id. */
+  async citationsBatch(list: ArticleIdentifiers[]): Promise<(number | null)[]> {
+    const out: (number | null)[] = list.map(() => null);
+    const asks = list.flatMap((ids, i) => {
+      const id = ids.doi ? `DOI:${ids.doi}` : ids.arxivId ? `ARXIV:${ids.arxivId}` : null;
+      return id ? [{ i, id }] : [];
+    });
+    const unknown = await this.batch(asks, out);
+    const byArxiv = unknown
+      .filter((i) => list[i]!.doi && list[i]!.arxivId)
+      .map((i) => ({ i, id: `ARXIV:${list[i]!.arxivId}` }));
+    await this.batch(byArxiv, out);
+    return out;
+  }
+
+  /** fills `out` with what the API knows; returns the entries it does not know (null answers) */
+  private async batch(asks: { i: number; id: string }[], out: (number | null)[]): Promise<number[]> {
+    const unknown: number[] = [];
+    for (let from = 0; from < asks.length; from += SEMANTIC_SCHOLAR_BATCH) {
+      const chunk = asks.slice(from, from + SEMANTIC_SCHOLAR_BATCH);
+      // ~100 bytes a paper with its external ids; 8 MB leaves room and still bounds the answer
+      const papers = await this.http.postJson(this.batchUrl, { ids: chunk.map((a) => a.id) }, 8 << 20);
+      if (!Array.isArray(papers) || papers.length !== chunk.length)
+        throw new Error(`${this.provider} batch answer does not match the ${chunk.length} ids asked`);
+      chunk.forEach((a, k) => {
+        const paper: unknown = papers[k];
+        if (paper === null || typeof paper !== 'object') unknown.push(a.i);
+        else out[a.i] = count(field(paper, 'citationCount'));
+      });
+    }
+    return unknown;
   }
 }
 
-/** OpenAlex: /works/doi:<doi> → cited_by_count; arXiv papers through their DataCite DOI. */
+/**
+ * OpenAlex: /works/doi:<doi> → cited_by_count; arXiv papers through their DataCite DOI, also when
+ * the publisher DOI is unknown. `mailto` puts the requests in OpenAlex's polite pool.
+ */
 export class OpenAlexSource extends HttpCitationSource {
   readonly provider = 'openalex';
+  private readonly query: string;
+  constructor(baseUrl: string, opts: CitationHttpOptions & { mailto?: string }) {
+    const { mailto, ...rest } = opts;
+    super(baseUrl, rest);
+    this.query = mailto ? `?${new URLSearchParams({ mailto }).toString()}` : '';
+  }
   canLookUp(ids: ArticleIdentifiers) {
     return !!(ids.doi || ids.arxivId);
   }
   async citations(ids: ArticleIdentifiers) {
-    const doi = ids.doi ?? `10.48550/arXiv.${ids.arxivId}`;
-    return count(field(await this.getJson(`/works/doi:${doi}`), 'cited_by_count'));
+    const arxivDoi = ids.arxivId ? `10.48550/arXiv.${ids.arxivId}` : null;
+    if (ids.doi) {
+      const work = await this.getJson(`/works/doi:${pathId(ids.doi)}${this.query}`);
+      const sameDoi = arxivDoi !== null && arxivDoi.toLowerCase() === ids.doi.toLowerCase();
+      if (work !== null || !arxivDoi || sameDoi) return count(field(work, 'cited_by_count'));
+    }
+    const work = await this.getJson(`/works/doi:${pathId(arxivDoi!)}${this.query}`);
+    return count(field(work, 'cited_by_count'));
   }
 }
 
@@ -56,7 +137,11 @@ export class CrossrefSource extends HttpCitationSource {
     return !!ids.doi;
   }
   async citations(ids: ArticleIdentifiers) {
-    const body = await this.getJson(`/works/${ids.doi}`);
+    const body = await this.getJson(`/works/${pathId(ids.doi!)}`);
     return count(field(field(body, 'message'), 'is-referenced-by-count'));
   }
 }
+
+/** `article-intel/<version> (mailto:<address>)`: how Crossref's polite pool wants a client named. */
+export const citationUserAgent = (version: string, mailto?: string): string =>
+  `article-intel/${version}${mailto ? ` (mailto:${mailto})` : ''}`;
