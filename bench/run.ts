@@ -25,7 +25,7 @@ for (const file of readdirSync(dir)
     try {
       for (const r of await s.run(ctx)) {
         results.push(r);
-        console.log(JSON.stringify(r));
+        console.log(JSON.stringify({ ...r, node: process.versions.node }));
       }
     } catch (err) {
       const r: BenchResult = {

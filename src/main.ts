@@ -7,6 +7,7 @@ import { createContainer, type Container } from './composition/container.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
+import { warnOnOldRuntime } from './runtime.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
@@ -61,6 +62,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     role,
     database: container.database.kind,
     cache: container.cache.kind,
+    node_version: process.versions.node,
   });
 
   let stopping: Promise<void> | undefined;
@@ -81,6 +83,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
 }
 
 async function main() {
+  warnOnOldRuntime();
   const role = (process.argv[2] ?? 'all') as Role;
   if (!ROLES.includes(role)) {
     console.error(`unknown role "${role}"; use one of ${ROLES.join(', ')}`);

@@ -48,11 +48,7 @@ export class AuthService {
       .create({ email, passwordHash, displayName: input.display_name?.trim() || null, role: 'user' })
       .catch((e: unknown) => {
         // two registrations racing for one e-mail: the unique index decides
-        if (
-          String((e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code) ===
-          '23505'
-        )
-          throw conflict('an account with this e-mail exists', 'email_taken');
+        if (isUniqueViolation(e)) throw conflict('an account with this e-mail exists', 'email_taken');
         throw e;
       });
     this.log.info({ event: 'auth.registered', user_id: user.id });
@@ -97,12 +93,17 @@ export class AuthService {
       if (!user) throw notFound('user');
       return { user: toUserOut(user), created: false };
     }
-    const user = await this.users.create({
-      email,
-      passwordHash: await this.hasher.hash(input.password),
-      displayName: input.displayName ?? null,
-      role: input.role,
-    });
+    const user = await this.users
+      .create({
+        email,
+        passwordHash: await this.hasher.hash(input.password),
+        displayName: input.displayName ?? null,
+        role: input.role,
+      })
+      // processes starting together (api replicas, workers) each ensure ADMIN_EMAIL: one creates
+      // the user, the others find it on a second look
+      .catch((e: unknown) => (isUniqueViolation(e) ? null : Promise.reject(e)));
+    if (!user) return this.ensureUser(input);
     return { user: toUserOut(user), created: true };
   }
 
@@ -110,4 +111,10 @@ export class AuthService {
     const { token, expiresIn } = await this.tokens.sign({ userId: user.id, role: user.role });
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toUserOut(user) };
   }
+}
+
+/** The unique index refused a row (PostgreSQL 23505), also when wrapped by the driver. */
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return (err.code ?? err.cause?.code) === '23505';
 }

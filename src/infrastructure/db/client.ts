@@ -51,7 +51,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    if (opts.migrate !== false) await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    if (opts.migrate !== false)
+      await underMigrationLock(pool, () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }));
     return {
       db,
       kind: 'postgres',
@@ -130,6 +131,29 @@ const { migrate } = require(${JSON.stringify(resolvePath('drizzle-orm/pglite/mig
         : reject(new Error(`PGlite initdb of ${dir} failed (exit ${code}): ${stderr.slice(-2000)}`)),
     );
   });
+}
+
+/**
+ * Several processes (api replicas, workers) may start at once on a new database; each runs the
+ * migrations. Drizzle's migrator takes no lock, so two of them would both apply the first migration
+ * and one would fail. A session advisory lock held on one pooled connection makes them take turns:
+ * the later ones then find nothing to do.
+ */
+async function underMigrationLock(
+  pool: { connect(): Promise<{ query(q: string): Promise<unknown>; release(): void }> },
+  migrate: () => Promise<void>,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('article-intel:migrations'))`);
+    try {
+      await migrate();
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('article-intel:migrations'))`);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 async function ping(db: Db): Promise<boolean> {
