@@ -1,4 +1,5 @@
 import { ArticleJobs } from '../application/pipeline/article-jobs.js';
+import { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
 import { EventBus } from '../application/pipeline/event-bus.js';
 import type { PipelineEvents } from '../application/pipeline/pipeline.events.js';
 import { pipelineHandlers } from '../application/pipeline/pipeline.handlers.js';
@@ -124,7 +125,7 @@ export const pipelineArea =
     ctx.onClose(drain);
 
     return {
-      services: { scraper },
+      services: { scraper, deadJobs: new DeadJobsService(ctx.queue) },
       jobs: [
         { name: 'scraper', cron: jobsConfig.scraperCron, run: () => scraper.runNow('cron') },
         { name: 'article-sweep', cron: SWEEP_CRON, run: () => jobs.sweep() },

@@ -123,7 +123,9 @@ export class PgBossJobQueue implements JobQueue {
       {
         batchSize: opts.batchSize,
         localConcurrency: opts.loops,
-        pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 0.5,
+        pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 1,
+        // NOTIFY wakes a worker for new jobs, not for a retry whose backoff has passed
+        notifyPollingIntervalSeconds: (this.opts.pollingIntervalSeconds ?? 1) * 2,
         burstWhenBatchFull: opts.batchSize > 1,
         includeMetadata: true,
         perJobResults: true,
