@@ -75,6 +75,11 @@ export class ArticleJobs {
       { batchSize: Math.max(1, Math.ceil(this.d.concurrency / loops)), loops },
       (jobs) => this.handle(jobs),
     );
+    this.d.logger.info({
+      event: 'pipeline.jobs.started',
+      queue: ARTICLE_QUEUE,
+      concurrency: this.d.concurrency,
+    });
   }
 
   /** one job per article; an article with a job waiting or running gets no second one */
