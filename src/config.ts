@@ -53,6 +53,10 @@ const EnvSchema = Type.Object({
   WEEKLY_REPORT_CRON: Str(),
   METRIC_REFRESH_CRON: Str(),
   SCHEDULER_ENABLED: Bool(),
+  SHUTDOWN_GRACE_SECONDS: Int(1, 3600),
+  JOB_RETRY_LIMIT: Int(0, 50),
+  JOB_RETRY_DELAY_SECONDS: Int(1, 3600),
+  JOB_CONCURRENCY: Int(1, 256),
   // outbound services
   SMTP_URL: Url(),
   MAIL_FROM: Str(),
@@ -130,6 +134,13 @@ export interface Config {
     weeklyReportCron: string;
     metricRefreshCron: string;
     schedulerEnabled: boolean;
+    /** SIGTERM: how long running jobs get to finish before they are handed back to the queue */
+    shutdownGraceSeconds: number;
+    /** retries of a job after a transient failure (exponential backoff from retryDelaySeconds) */
+    retryLimit: number;
+    retryDelaySeconds: number;
+    /** article flows one process runs at once */
+    concurrency: number;
   };
   mail: { smtpUrl: string | undefined; from: string };
   telegram: { botToken: string | undefined; apiUrl: string; opsChatId: string | undefined };
@@ -282,6 +293,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       weeklyReportCron: e.WEEKLY_REPORT_CRON ?? '0 8 * * 1',
       metricRefreshCron: e.METRIC_REFRESH_CRON ?? '0 3 * * *',
       schedulerEnabled: e.SCHEDULER_ENABLED ?? true,
+      shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS ?? 30,
+      retryLimit: e.JOB_RETRY_LIMIT ?? 3,
+      retryDelaySeconds: e.JOB_RETRY_DELAY_SECONDS ?? 5,
+      concurrency: e.JOB_CONCURRENCY ?? 16,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'Article Intelligence <no-reply@localhost>' },
     telegram: {

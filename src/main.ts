@@ -47,13 +47,15 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const scheduler = new Scheduler(
       config.jobs.schedulerEnabled ? container.jobs : [],
       container.jobLock,
+      container.queue,
       logger,
     );
-    scheduler.start();
+    await scheduler.start();
     for (const w of container.workers) w.start();
     stops.push(async () => {
       await scheduler.stop();
-      // workers flush what they hold (e.g. the last view counts) before the stores close
+      // workers stop taking jobs, finish or hand back the running ones within SHUTDOWN_GRACE_SECONDS
+      // and flush what they hold (e.g. the last view counts) before the stores close
       for (const w of container.workers) await w.stop();
     });
   }
@@ -102,10 +104,14 @@ async function main() {
   const running = await start(role, config);
   const onSignal = (signal: string) => {
     running.container.logger.info({ event: 'process.signal', signal });
-    const timer = setTimeout(() => {
-      running.container.logger.error({ event: 'process.stop_timeout' }, 'graceful stop took too long');
-      process.exit(1);
-    }, 25_000);
+    // the grace period for running jobs, plus time to flush telemetry and close the stores
+    const timer = setTimeout(
+      () => {
+        running.container.logger.error({ event: 'process.stop_timeout' }, 'graceful stop took too long');
+        process.exit(1);
+      },
+      (config.jobs.shutdownGraceSeconds + 15) * 1000,
+    );
     timer.unref();
     void running.stop().then(() => process.exit(0));
   };

@@ -15,6 +15,8 @@ import {
   DrizzleTopicRepository,
 } from '../infrastructure/db/repositories/catalog.repository.js';
 import { AdvisoryJobLock } from '../infrastructure/db/advisory-lock.js';
+import { PgBossJobQueue } from '../infrastructure/queue/pg-boss-queue.js';
+import type { JobQueue } from '../application/jobs/job-queue.ports.js';
 import { AuthService } from '../application/auth/auth.service.js';
 import { CatalogService } from '../application/catalog/catalog.service.js';
 import { RateLimiter } from '../application/shared/rate-limit.js';
@@ -65,6 +67,8 @@ export interface Container {
   cache: KeyValueCache;
   clock: Clock;
   jobLock: JobLock;
+  /** the durable job queue (pg-boss on the same database), started on first use */
+  queue: JobQueue;
   services: Services;
   /** cron jobs of the worker role */
   jobs: ScheduledJob[];
@@ -109,6 +113,9 @@ export async function createContainer(
 
   const clock = overrides.clock ?? systemClock;
   const jobLock = new AdvisoryJobLock(database);
+  const queue = new PgBossJobQueue(database, logger);
+  // before the database closes; the pipeline stops it earlier still, before telemetry flushes
+  onClose(() => queue.stop(config.jobs.shutdownGraceSeconds * 1000));
   const db = database.db;
 
   const secret = config.auth.secret ?? loadOrCreateSecret(config.dataDir);
@@ -139,6 +146,7 @@ export async function createContainer(
     cache,
     clock,
     jobLock,
+    queue,
     llm: new OpenAiLanguageModelFactory(),
     messenger: new TelegramMessenger({ botToken: config.telegram.botToken, apiUrl: config.telegram.apiUrl }),
     services: partial,
@@ -162,6 +170,7 @@ export async function createContainer(
     cache,
     clock,
     jobLock,
+    queue,
     services,
     jobs,
     workers,

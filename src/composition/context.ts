@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Database, Db } from '../infrastructure/db/client.js';
 import type { LogTap } from '../infrastructure/logging/log-tap.js';
 import type { Clock, JobLock, KeyValueCache } from '../application/shared/ports.js';
+import type { JobQueue } from '../application/jobs/job-queue.ports.js';
 import type { LanguageModelFactory } from '../application/shared/llm.js';
 import type { Messenger } from '../application/shared/messenger.js';
 import type { Services } from '../http/services.js';
@@ -19,6 +20,8 @@ export interface WiringContext {
   cache: KeyValueCache;
   clock: Clock;
   jobLock: JobLock;
+  /** the durable job queue shared by the areas (pipeline stages, cron schedules) */
+  queue: JobQueue;
   llm: LanguageModelFactory;
   messenger: Messenger;
   /** services wired by the areas before this one (areas are wired in list order) */

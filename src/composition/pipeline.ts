@@ -1,3 +1,5 @@
+import { ArticleJobs } from '../application/pipeline/article-jobs.js';
+import { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
 import { EventBus } from '../application/pipeline/event-bus.js';
 import type { PipelineEvents } from '../application/pipeline/pipeline.events.js';
 import { pipelineHandlers } from '../application/pipeline/pipeline.handlers.js';
@@ -14,6 +16,8 @@ import {
   DrizzleArticleStore,
   DrizzleRunStore,
 } from '../infrastructure/db/repositories/pipeline.repository.js';
+import { DrizzleArticleStates } from '../infrastructure/db/repositories/article-states.repository.js';
+import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
 import { withArticlePipelineSpan } from '../infrastructure/tracing/span-wrappers.js';
@@ -24,9 +28,12 @@ import { setupTelemetry, traceHandlers, traceRun, traceStages } from './tracing.
 export interface PipelineWiringOptions {
   telemetry?: TelemetryOptions;
   fetch?: Partial<FetchLimits>;
-  /** article flows processed at once */
+  /** article flows processed at once (default JOB_CONCURRENCY) */
   concurrency?: number;
 }
+
+/** how often every unfinished article is given a job if it has none (besides at start) */
+const SWEEP_CRON = '*/10 * * * *';
 
 /**
  * The scraper pipeline: stages, event bus and handlers, traced from outside when MONITOR_OTLP_*
@@ -61,9 +68,11 @@ export const pipelineArea =
       logger: log,
     });
     if (scope) handlers = traceHandlers(scope, handlers);
+    const jobsConfig = ctx.config.jobs;
+    const concurrency = opts.concurrency ?? jobsConfig.concurrency;
     const bus = new EventBus<PipelineEvents>(handlers, {
       logger: log,
-      concurrency: opts.concurrency ?? 16,
+      concurrency,
       flowScope: scope ? withArticlePipelineSpan(scope) : undefined,
     });
 
@@ -78,16 +87,59 @@ export const pipelineArea =
       now: () => ctx.clock.now(),
     });
     if (scope) stages = traceStages(scope, stages);
-    let execute = createRunExecutor({ stages, bus, runs, registry, logger: log });
+    const states = new DrizzleArticleStates(ctx.db);
+    const jobs = new ArticleJobs({
+      // a job carries the trace context it was sent in: article.pipeline continues the run's trace
+      queue: scope ? withTraceContext(scope, ctx.queue) : ctx.queue,
+      bus,
+      states,
+      logger: log,
+      retryLimit: jobsConfig.retryLimit,
+      retryDelaySeconds: jobsConfig.retryDelaySeconds,
+      concurrency,
+    });
+    const stopping = new AbortController();
+    let execute = createRunExecutor({
+      stages,
+      bus,
+      runs,
+      registry,
+      jobs,
+      states,
+      logger: log,
+      signal: stopping.signal,
+    });
     if (scope) execute = traceRun(scope, execute);
 
     const scraper = new ScraperService(runs, execute, log);
-    // closers run in reverse: the run in progress ends before telemetry flushes and stores close
-    ctx.onClose(() => scraper.idle());
+    /**
+     * SIGTERM: a run stops waiting for its articles (their jobs go on), then running jobs get the
+     * grace period to finish and the rest are handed back to the queue, before telemetry flushes.
+     */
+    const drain = async () => {
+      stopping.abort();
+      await scraper.idle();
+      await ctx.queue.stop(jobsConfig.shutdownGraceSeconds * 1000);
+    };
+    // closers run in reverse: this one before telemetry flushes and the stores close
+    ctx.onClose(drain);
 
     return {
-      services: { scraper },
-      jobs: [{ name: 'scraper', cron: ctx.config.jobs.scraperCron, run: () => scraper.runNow('cron') }],
+      services: { scraper, deadJobs: new DeadJobsService(ctx.queue) },
+      jobs: [
+        { name: 'scraper', cron: jobsConfig.scraperCron, run: () => scraper.runNow('cron') },
+        { name: 'article-sweep', cron: SWEEP_CRON, run: () => jobs.sweep() },
+      ],
+      workers: [
+        {
+          name: 'article-jobs',
+          start: () =>
+            void jobs
+              .start()
+              .catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+          stop: drain,
+        },
+      ],
     };
   };
 

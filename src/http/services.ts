@@ -9,6 +9,7 @@ import type { TagsService } from '../application/tags/tags.service.js';
 import type { ArticleTagger } from '../application/shared/tagging.js';
 import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
+import type { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
@@ -24,6 +25,8 @@ export interface Services {
   catalog: CatalogService;
   rateLimiter: RateLimiter;
   scraper: ScraperService;
+  /** article jobs that failed for good (GET /admin/jobs/dead) */
+  deadJobs: DeadJobsService;
   articles: ArticlesService;
   favorites: FavoritesService;
   views: ViewsService;

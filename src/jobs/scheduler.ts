@@ -1,39 +1,32 @@
-import { Cron } from 'croner';
+import type { JobQueue } from '../application/jobs/job-queue.ports.js';
 import type { JobLock, Logger } from '../application/shared/ports.js';
 import { newCorrelationId, runWithCorrelation } from '../application/shared/context.js';
 
 export interface ScheduledJob {
   name: string;
   cron: string;
-  /** the lock key of one tick; jobs are idempotent per window, the lock stops two workers at once */
+  /** one tick's work; jobs are idempotent per window (e.g. `weekly-report:<topic>:<week>`) */
   run(): Promise<unknown>;
 }
 
-/** Cron scheduler of the worker role: each tick takes an advisory lock so one worker runs it. */
+/**
+ * Cron schedules of the worker role, as queue schedules (pg-boss): each tick becomes one job on the
+ * queue `cron.<name>`, whatever the number of workers, and one worker runs it; at most one tick
+ * waits while another runs. The tick also takes the advisory lock of its name, so a tick never
+ * overlaps a run of the same job started another way.
+ */
 export class Scheduler {
-  private readonly crons: Cron[] = [];
-  private readonly running = new Set<Promise<unknown>>();
-
   constructor(
     private readonly jobs: ScheduledJob[],
     private readonly lock: JobLock,
+    private readonly queue: JobQueue,
     private readonly log: Logger,
   ) {}
 
-  start(): void {
+  async start(): Promise<void> {
     for (const job of this.jobs) {
-      const cron = new Cron(job.cron, { protect: true, catch: true }, () => {
-        const p = this.tick(job);
-        this.running.add(p);
-        void p.finally(() => this.running.delete(p));
-      });
-      this.crons.push(cron);
-      this.log.info({
-        event: 'scheduler.job_scheduled',
-        job: job.name,
-        cron: job.cron,
-        next: cron.nextRun()?.toISOString(),
-      });
+      await this.queue.schedule(`cron.${job.name}`, job.cron, () => this.tick(job));
+      this.log.info({ event: 'scheduler.job_scheduled', job: job.name, cron: job.cron });
     }
   }
 
@@ -61,9 +54,8 @@ export class Scheduler {
     });
   }
 
-  /** stops new ticks and waits for the running ones */
-  async stop(): Promise<void> {
-    for (const c of this.crons) c.stop();
-    await Promise.allSettled([...this.running]);
+  /** ticks stop with the queue (its stop lets a running tick finish within the grace period) */
+  stop(): Promise<void> {
+    return Promise.resolve();
   }
 }

@@ -13,6 +13,7 @@ import { EventBus } from '../../src/application/pipeline/event-bus.js';
 import { RunRegistry } from '../../src/application/pipeline/run-registry.js';
 import type { PipelineEvents } from '../../src/application/pipeline/pipeline.events.js';
 import type { RunStore } from '../../src/application/pipeline/pipeline.ports.js';
+import type { ArticleJobs, ArticleStates } from '../../src/application/pipeline/article-jobs.js';
 
 describe('a failing pipeline stage', () => {
   it('ends its span with ERROR status and the exception message, the run fails, the root span too', async () => {
@@ -44,6 +45,9 @@ describe('a failing pipeline stage', () => {
         bus: new EventBus<PipelineEvents>([], { logger: log }),
         runs,
         registry,
+        // never reached: the run fails in its fetch stage, before any article job
+        jobs: null as unknown as ArticleJobs,
+        states: null as unknown as ArticleStates,
         logger: log,
       }),
     );

@@ -80,6 +80,23 @@ export class EventBus<M> {
     };
   }
 
+  /**
+   * Runs one top-level event's flow (one article's job). A handler error for which `retryable`
+   * answers true aborts the flow with a RetryableFlowError (the job is tried again later, and every
+   * handler checks what is already done); any other error publishes the handler's failure event, as
+   * in a batch. Answers the failure events the flow published.
+   */
+  async run<K extends keyof M>(
+    name: K,
+    payload: M[K],
+    opts: { retryable?: (err: Error) => boolean } = {},
+  ): Promise<{ failures: QueuedEvent<M>[] }> {
+    const failures: QueuedEvent<M>[] = [];
+    const event = { name, payload } as QueuedEvent<M>;
+    await this.flowScope(event, () => this.runFlow(event, { ...opts, failures }));
+    return { failures };
+  }
+
   private async dispatch(events: QueuedEvent<M>[], onFlowDone?: () => void): Promise<void> {
     let next = 0;
     const worker = async () => {
@@ -97,7 +114,10 @@ export class EventBus<M> {
     await Promise.all(Array.from({ length: n }, worker));
   }
 
-  private async runFlow(first: QueuedEvent<M>): Promise<void> {
+  private async runFlow(
+    first: QueuedEvent<M>,
+    opts: { retryable?: (err: Error) => boolean; failures?: QueuedEvent<M>[] } = {},
+  ): Promise<void> {
     const queue: QueuedEvent<M>[] = [first];
     while (queue.length) {
       const current = queue.shift()!;
@@ -109,19 +129,37 @@ export class EventBus<M> {
         } catch (e) {
           const err = e instanceof Error ? e : new Error(String(e));
           const p = current.payload as { articleId?: string; runId?: string };
+          const retry = !!h.onError && (opts.retryable?.(err) ?? false);
           this.opts.logger.warn({
             event: 'pipeline.handler.failed',
             handler: h.name,
             run_id: p.runId,
             article_id: p.articleId,
             error: err.message,
+            ...(retry ? { retrying: true } : {}),
           });
+          if (retry) throw new RetryableFlowError(h.name, err);
           emitted.length = 0;
-          if (h.onError) emitted.push(h.onError(current.payload, err));
+          if (h.onError) {
+            const failure = h.onError(current.payload, err);
+            opts.failures?.push(failure);
+            emitted.push(failure);
+          }
         }
         queue.push(...emitted);
       }
     }
+  }
+}
+
+/** A handler failed in a way that may pass later: the flow stops here and is tried again. */
+export class RetryableFlowError extends Error {
+  constructor(
+    readonly handler: string,
+    readonly error: Error,
+  ) {
+    super(error.message, { cause: error });
+    this.name = 'RetryableFlowError';
   }
 }
 

@@ -10,8 +10,11 @@ export interface ArticleRef {
   source: string;
 }
 
-/** Published once per new article by the publish stage; starts the article's flow. */
-export type ArticleScrapedEvent = ArticleRef;
+/**
+ * Published once per new article by the publish stage; starts the article's flow (its job). The
+ * job carries the W3C trace context of the run that stored the article, set by the wiring.
+ */
+export type ArticleScrapedEvent = ArticleRef & { traceparent?: string };
 
 export interface ArticleFailure extends ArticleRef {
   stage: 'processing' | 'analysis' | 'tag_normalization' | 'translation';

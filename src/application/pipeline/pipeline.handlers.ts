@@ -2,6 +2,9 @@
  * The handlers of the pipeline's events, registered in this explicit list. Each handler does one
  * step for one article and publishes the next event; a handler that throws publishes the failure
  * event named in its registration instead (the bus does that), so one article never stops a run.
+ * An article's flow runs as a job that may run again (a retry, a crash, a hand-back at SIGTERM):
+ * each handler reads the stored status first and skips a step already done, so nothing is done
+ * twice. The run's article counts are read from the stored statuses at its end (ArticleStates).
  */
 import type { ArticleTagger } from '../shared/tagging.js';
 import type { Messenger } from '../shared/messenger.js';
@@ -26,6 +29,16 @@ export interface HandlerDeps {
 }
 
 type Ev = PipelineEvents;
+/** statuses after which an article's flow has nothing left to do */
+export const FINAL_STATUSES = [
+  'completed',
+  'analysis_failed',
+  'tag_normalization_failed',
+  'translation_failed',
+] as const;
+const isFinal = (status: string | undefined) =>
+  (FINAL_STATUSES as readonly string[]).includes(status ?? 'new');
+
 type FailureName =
   'article.analysis_failed' | 'article.tag_normalization_failed' | 'article.translation_failed';
 
@@ -48,7 +61,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
   const log = d.logger;
   const ids = (e: ArticleRef) => ({ run_id: e.runId, article_id: e.articleId });
   const load = async (e: ArticleRef): Promise<PipelineArticle> => {
-    const cached = d.runs.get(e.runId).articles.get(e.articleId);
+    const cached = (await d.runs.state(e.runId)).articles.get(e.articleId);
     if (cached) return cached;
     const a = await d.articles.get(e.articleId);
     if (!a) throw new Error(`article ${e.articleId} no longer exists`);
@@ -61,6 +74,7 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
     if (patch.language !== undefined) a.language = patch.language;
     if (patch.summary !== undefined) a.summary = patch.summary;
     if (patch.metadata) a.metadata = { ...a.metadata, ...patch.metadata };
+    if (patch.processingStatus) a.processingStatus = patch.processingStatus;
   };
 
   const failureHandler = (name: FailureName, status: string) =>
@@ -68,7 +82,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       name,
       `${name}.handle`,
       async (e) => {
-        d.runs.count(e.runId, `${e.stage}_failed`);
         log.error({
           event: `article.${e.stage}.failed`,
           ...ids(e),
@@ -77,13 +90,16 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           url: e.url,
         });
         // the extracted text and language were kept in memory until now: store them with the failure
-        const a = d.runs.get(e.runId).articles.get(e.articleId);
+        const a = (await d.runs.state(e.runId)).articles.get(e.articleId);
         await d.articles.update(e.articleId, {
           processingStatus: status,
           // a database error quotes the refused value: a NUL in it would refuse this write too
           processingError: e.error.replaceAll('\u0000', ''),
+          // which step failed (the run's counts tell processing from analysis failures)
+          metadata: { failed_stage: e.stage },
           ...(a ? { content: a.content, language: a.language } : {}),
         });
+        if (a) a.processingStatus = status;
       },
       { failure: true },
     );
@@ -96,12 +112,18 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       async (e, emit) => {
         const started = Date.now();
         const a = await load(e);
+        // a job that runs again: a finished article is left as it is
+        if (isFinal(a.processingStatus)) return;
+        if ((a.processingStatus ?? 'new') !== 'new') {
+          // the text and language were stored with the analysis
+          emit('article.processed', { ...ref(e), language: a.language ?? 'en' });
+          return;
+        }
         const text = htmlToText(a.content ?? String(a.metadata.feed_summary ?? ''));
         const language = detectLanguage(`${a.title} ${text}`);
         // stored with the analysis (or the failure): one write per step saved
         a.content = text || null;
         a.language = language;
-        d.runs.count(e.runId, 'processed');
         log.debug({
           event: 'article.processing.completed',
           ...ids(e),
@@ -119,7 +141,14 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       async (e, emit) => {
         const started = Date.now();
         const a = await load(e);
-        const state = d.runs.get(e.runId);
+        if (a.processingStatus === 'analyzed') {
+          // analysed by an earlier attempt: its summary and suggested tags are stored
+          const stored = a.metadata.suggested_tags;
+          const tags = Array.isArray(stored) ? stored.filter((t): t is string => typeof t === 'string') : [];
+          emit('article.tag_normalization', { ...ref(e), tags });
+          return;
+        }
+        const state = await d.runs.state(e.runId);
         const analysis = await state.analyzer.analyze({
           articleId: a.id,
           runId: e.runId,
@@ -134,7 +163,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           processingStatus: 'analyzed',
           metadata: { analyzer: state.analyzer.name, suggested_tags: analysis.tags },
         });
-        d.runs.count(e.runId, 'analyzed');
         log.info({
           event: 'article.analysis.summarized',
           ...ids(e),
@@ -156,7 +184,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
         const result = e.tags.length
           ? await d.tagger.tagArticle({ topicId: e.topicId, articleId: e.articleId, names: e.tags })
           : { tagIds: [], createdTags: [], suggestions: 0 };
-        d.runs.count(e.runId, 'tagged');
         log.info({
           event: 'article.tag_normalization.completed',
           ...ids(e),
@@ -175,7 +202,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       'article.analysis_completed.handle',
       async (e, emit) => {
         // the status is written with the translation, the flow's last step
-        d.runs.count(e.runId, 'completed');
         log.info({
           event: 'article.analysis.completed',
           ...ids(e),
@@ -190,10 +216,9 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
       'article.translate',
       'article.translate.handle',
       async (e) => {
-        const model = d.runs.get(e.runId).model;
+        const model = (await d.runs.state(e.runId)).model;
         if (!model) {
           await d.articles.update(e.articleId, { processingStatus: 'completed', processingError: null });
-          d.runs.count(e.runId, 'translation_skipped');
           return;
         }
         const started = Date.now();
@@ -204,7 +229,6 @@ export function pipelineHandlers(d: HandlerDeps): AnyRegistration<Ev>[] {
           processingStatus: 'completed',
           processingError: null,
         });
-        d.runs.count(e.runId, 'translated');
         log.info({
           event: 'article.translation.completed',
           ...ids(e),

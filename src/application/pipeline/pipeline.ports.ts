@@ -71,6 +71,8 @@ export interface PipelineArticle {
   summary: string | null;
   language: string | null;
   metadata: Record<string, unknown>;
+  /** `new` when absent (an article just stored); the handlers skip the steps already done */
+  processingStatus?: string;
 }
 
 export interface ArticlePatch {

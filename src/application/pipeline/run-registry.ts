@@ -23,8 +23,13 @@ export async function resolveModel(
   return provider ? llm.forProvider(provider) : null;
 }
 
+/** runs of other processes (or of before a restart) whose model this process keeps at once */
+const DETACHED_KEPT = 32;
+
 export class RunRegistry {
   private readonly runs = new Map<string, RunState>();
+  /** states of runs this process did not open: their article jobs came through the queue */
+  private readonly detached = new Map<string, Promise<RunState>>();
   private readonly offline = new OfflineAnalyzer();
 
   constructor(
@@ -43,6 +48,29 @@ export class RunRegistry {
     };
     this.runs.set(runId, state);
     return state;
+  }
+
+  /**
+   * The run's state for an article job: the open run's, else one made for it here with the model of
+   * the active provider now (a job of another worker's run, or one resumed after a restart).
+   */
+  state(runId: string): Promise<RunState> {
+    const open = this.runs.get(runId);
+    if (open) return Promise.resolve(open);
+    let made = this.detached.get(runId);
+    if (!made) {
+      made = this.resolve().then((model) => ({
+        runId,
+        model,
+        analyzer: model ? new LlmAnalyzer(model, this.log) : this.offline,
+        counts: {},
+        articles: new Map(),
+      }));
+      made.catch(() => this.detached.delete(runId));
+      this.detached.set(runId, made);
+      if (this.detached.size > DETACHED_KEPT) this.detached.delete(this.detached.keys().next().value!);
+    }
+    return made;
   }
 
   /** the run's state; an event outside a run (replayed later) gets the built-in analyzer */

@@ -1,7 +1,8 @@
 import { conflict, notFound } from '../../domain/errors.js';
 import { currentCorrelationId, newCorrelationId, runWithCorrelation } from '../shared/context.js';
 import type { Logger } from '../shared/ports.js';
-import type { EventBus } from './event-bus.js';
+import type { ArticleJobData, ArticleJobs, ArticleStates } from './article-jobs.js';
+import type { EventBatch, EventBus } from './event-bus.js';
 import type { PipelineEvents } from './pipeline.events.js';
 import type { RunRecord, RunStatus, RunStore } from './pipeline.ports.js';
 import type { PipelineStages, RunInfo } from './pipeline.stages.js';
@@ -29,8 +30,42 @@ export interface ExecutorDeps {
   bus: EventBus<PipelineEvents>;
   runs: RunStore;
   registry: RunRegistry;
+  /** the article jobs the publish stage's articles go to */
+  jobs: ArticleJobs;
+  /** the run's articles' stored outcomes: what the run waits for and counts at its end */
+  states: ArticleStates;
   logger: Logger;
+  /** aborted when the process stops: a run stops waiting for its articles (their jobs go on) */
+  signal?: AbortSignal;
+  /** how often a run reads its articles' progress (ms) */
+  pollMs?: number;
+  /** a run whose articles made no progress for this long ends without them (ms) */
+  stallMs?: number;
 }
+
+/** What the publish stage publishes is collected here and sent as durable jobs. */
+function collector(): EventBatch<PipelineEvents> & { scraped: ArticleJobData[] } {
+  const scraped: ArticleJobData[] = [];
+  return {
+    scraped,
+    publish: (name, payload) => {
+      if (name === 'article.scraped') scraped.push(payload as ArticleJobData);
+    },
+    size: () => scraped.length,
+    drain: () => Promise.resolve(),
+  };
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   const log = d.logger;
@@ -63,6 +98,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
     };
     let status: RunOutcome['status'] = 'completed';
     let error: string | null = null;
+    let articleCounts: Record<string, number> = {};
     try {
       const discovery = await stage(
         'discover',
@@ -89,7 +125,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           skipped: r.skipped.length,
         }),
       );
-      const batch = d.bus.batch();
+      const batch = collector();
       const { published } = await stage(
         'publish',
         () => d.stages.publish(run, dedup.fresh, batch),
@@ -97,15 +133,23 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           published: r.published,
         }),
       );
-      let done = 0;
-      progress?.({ stage: 'articles', done, total: published });
-      await batch.drain(() => progress?.({ stage: 'articles', done: ++done, total: published }));
+      // this process works on article jobs while its run waits for them (api and CLI processes too)
+      await d.jobs.start();
+      // stored articles whose jobs a crash kept from being sent are found by the start-up sweep
+      await d.jobs.enqueue(batch.scraped);
+      progress?.({ stage: 'articles', done: 0, total: published });
+      const waited = await waitForArticles(d, run.id, published, progress);
+      articleCounts = waited.counts;
+      if (waited.interrupted) {
+        status = 'failed';
+        error = `interrupted: the process stopped with ${waited.pending} article(s) still queued (their jobs go on)`;
+      } else if (waited.pending) articleCounts.articles_pending = waited.pending;
     } catch (err) {
       status = 'failed';
       error = err instanceof Error ? err.message : String(err);
       log.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
     }
-    const counts = { ...state.counts };
+    const counts = { ...state.counts, ...articleCounts };
     const durationMs = Date.now() - started;
     try {
       const done = d.bus.batch();
@@ -117,7 +161,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
         counts,
       });
       await done.drain();
-      await d.runs.finish(run.id, { status, counts: { ...state.counts }, error });
+      await d.runs.finish(run.id, { status, counts, error });
     } finally {
       d.registry.close(run.id);
     }
@@ -125,6 +169,33 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
     progress?.({ stage: 'done', done: 1, total: 1 });
     return { status, counts, error, durationMs };
   };
+}
+
+/**
+ * Waits until every article the run stored reached a final state (on any worker), reporting
+ * progress; stops early when the process stops or nothing moved for `stallMs`.
+ */
+async function waitForArticles(
+  d: ExecutorDeps,
+  runId: string,
+  total: number,
+  progress?: ProgressFn,
+): Promise<{ counts: Record<string, number>; pending: number; interrupted: boolean }> {
+  const pollMs = d.pollMs ?? 100;
+  const stallMs = d.stallMs ?? 15 * 60_000;
+  let last = -1;
+  let movedAt = Date.now();
+  for (;;) {
+    const { pending, counts } = await d.states.summarize(runId);
+    if (pending !== last) {
+      movedAt = Date.now();
+      last = pending;
+      progress?.({ stage: 'articles', done: Math.max(0, total - pending), total });
+    }
+    if (pending === 0 || Date.now() - movedAt > stallMs) return { counts, pending, interrupted: false };
+    if (d.signal?.aborted) return { counts, pending, interrupted: true };
+    await sleep(pollMs, d.signal);
+  }
 }
 
 export interface RunView {

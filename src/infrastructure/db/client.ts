@@ -18,6 +18,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** the server this database is on (PostgreSQL): the job queue opens a pool of its own there */
+  connectionString?: string;
+  /** the embedded instance (PGlite): the job queue runs its statements on it */
+  pglite?: PGlite;
   /** true when the database answers a trivial query */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -56,6 +60,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      connectionString: opts.databaseUrl,
       ping: () => ping(db),
       close: () => pool.end(),
     };
@@ -76,6 +81,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     ping: () => ping(db),
     close: async () => {
       if (!client.closed) await client.close();

@@ -15,6 +15,7 @@ import {
 } from '@opentelemetry/api';
 import type { FlowScope } from '../../application/pipeline/event-bus.js';
 import type { PipelineEvents } from '../../application/pipeline/pipeline.events.js';
+import { contextOf } from './job-trace.js';
 
 export class TraceScope {
   private readonly storage = new AsyncLocalStorage<Context>();
@@ -27,10 +28,10 @@ export class TraceScope {
   /** runs fn inside a new span (a root span when `root`), ending it when fn settles */
   async inSpan<R>(
     name: string,
-    opts: { root?: boolean; attributes?: Attributes },
+    opts: { root?: boolean; attributes?: Attributes; parent?: Context },
     fn: (span: Span) => Promise<R>,
   ): Promise<R> {
-    const parent = opts.root ? ROOT_CONTEXT : this.active();
+    const parent = opts.root ? ROOT_CONTEXT : (opts.parent ?? this.active());
     const span = this.tracer.startSpan(
       name,
       { attributes: opts.attributes, root: opts.root, startTime: now() },
@@ -101,6 +102,7 @@ export function withSpanDeferred<A extends unknown[], R>(
 /**
  * The bus's flow scope: an ArticleScrapedEvent opens the article.pipeline span, and every handler
  * span of that article's flow becomes its child (handlers run one after the other, so siblings).
+ * The event comes from a job whose `traceparent` names the run's span: that is the parent.
  */
 export function withArticlePipelineSpan(scope: TraceScope): FlowScope<PipelineEvents> {
   return (event, run) => {
@@ -109,6 +111,7 @@ export function withArticlePipelineSpan(scope: TraceScope): FlowScope<PipelineEv
     return scope.inSpan(
       'article.pipeline',
       {
+        parent: contextOf(e.traceparent),
         attributes: {
           'article.url': e.url,
           'article.source': e.source,

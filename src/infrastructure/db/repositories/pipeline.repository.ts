@@ -118,6 +118,7 @@ export class DrizzleArticleStore implements ArticleStore {
         summary: articles.summary,
         language: articles.language,
         metadata: articles.metadata,
+        processingStatus: articles.processingStatus,
       })
       .from(articles)
       .where(eq(articles.id, id));

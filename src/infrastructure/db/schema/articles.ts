@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { sources, topics } from './catalog.js';
@@ -54,6 +55,12 @@ export const articles = pgTable(
     // each direction has its own index.
     index('articles_published_at_asc_idx').on(t.publishedAt.asc().nullsLast(), t.id.asc()),
     index('articles_published_at_desc_idx').on(t.publishedAt.desc().nullsLast(), t.id.desc()),
+    // the job queue: a run's outcome is read from its articles; the start-up sweep reads the
+    // unfinished ones (few: a partial index)
+    index('articles_run_idx').on(t.runId),
+    index('articles_unfinished_idx')
+      .on(t.scrapedAt)
+      .where(sql`${t.processingStatus} in ('new', 'analyzed')`),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX IF NOT EXISTS "articles_run_idx" ON "articles" USING btree ("run_id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "articles_unfinished_idx" ON "articles" USING btree ("scraped_at") WHERE "articles"."processing_status" in ('new', 'analyzed');

@@ -1,0 +1,45 @@
+/**
+ * The trace context of a job (spec: span tree; docs/decisions.md "Durable jobs"): the span active
+ * when a job is sent travels in its payload as a W3C `traceparent`, and the span that processes it
+ * (article.pipeline) continues that trace as its child, in whichever process runs it.
+ */
+import { ROOT_CONTEXT, TraceFlags, isSpanContextValid, trace, type Context } from '@opentelemetry/api';
+import type { JobQueue } from '../../application/jobs/job-queue.ports.js';
+import type { TraceScope } from './span-wrappers.js';
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** `00-<trace id>-<span id>-<flags>` of the active span, if any */
+export function currentTraceparent(scope: TraceScope): string | undefined {
+  const sc = trace.getSpanContext(scope.active());
+  if (!sc || !isSpanContextValid(sc)) return undefined;
+  return `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+}
+
+/** the remote parent a `traceparent` names, or undefined for a missing or malformed one */
+export function contextOf(traceparent: unknown): Context | undefined {
+  if (typeof traceparent !== 'string') return undefined;
+  const m = TRACEPARENT.exec(traceparent);
+  if (!m) return undefined;
+  const sc = { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16), isRemote: true };
+  return isSpanContextValid(sc) ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
+}
+
+/** Decorates the queue: every job sent carries the trace context active at send time. */
+export function withTraceContext(scope: TraceScope, queue: JobQueue): JobQueue {
+  return {
+    define: (q) => queue.define(q),
+    send<T extends object>(name: string, jobs: { key?: string; data: T }[]) {
+      const traceparent = currentTraceparent(scope);
+      return queue.send(
+        name,
+        traceparent ? jobs.map((j) => ({ ...j, data: { ...j.data, traceparent } })) : jobs,
+      );
+    },
+    work: (name, opts, handler) => queue.work(name, opts, handler),
+    schedule: (name, cron, run) => queue.schedule(name, cron, run),
+    dead: (name, page) => queue.dead(name, page),
+    recoverOrphans: (name) => queue.recoverOrphans(name),
+    stop: (graceMs) => queue.stop(graceMs),
+  };
+}

@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/composition/container.js';
+import { openDatabase } from '../../src/infrastructure/db/client.js';
+import {
+  DrizzleArticleStore,
+  DrizzleRunStore,
+} from '../../src/infrastructure/db/repositories/pipeline.repository.js';
+import { DrizzleArticleStates } from '../../src/infrastructure/db/repositories/article-states.repository.js';
+import { ARTICLE_QUEUE } from '../../src/application/pipeline/article-jobs.js';
+import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
+import { createScratchDatabase } from '../helpers/scratch-database.js';
+import { makeItem, modelReply } from '../helpers/pipeline-factories.js';
+import { OpenAiPeer } from '../peers/openai-peer.js';
+import { killAll, startService, until } from './service-process.js';
+
+const N = 400;
+
+/**
+ * Must show (issue 15): two `worker` processes on PostgreSQL share the article queue; counted from
+ * their processing logs, every article is analysed exactly once, by one of them, and both worked.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two workers on PostgreSQL', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    killAll();
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('process each article exactly once between them', async () => {
+    const llm = await new OpenAiPeer(async (call) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return modelReply(call);
+    }).start();
+    cleanups.push(() => llm.stop());
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'workers');
+    cleanups.push(() => scratch.drop());
+    const dataDir = mkdtempSync(join(tmpdir(), 'ai-workers-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { DATABASE_URL: scratch.url, DATA_DIR: dataDir, SCHEDULER_ENABLED: 'false' };
+
+    // the first worker migrates the new database, the second starts on it
+    const a = startService('worker', env);
+    await a.waitFor('pipeline.jobs.started', 60_000);
+    const b = startService('worker', env);
+    await b.waitFor('pipeline.jobs.started', 60_000);
+
+    // what a scrape's publish stage does: store the articles, then send one job each
+    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
+    const container = await createContainer(
+      loadConfig({
+        DATABASE_URL: scratch.url,
+        DATA_DIR: dataDir,
+        AUTH_SECRET: 'w'.repeat(32),
+        LOG_LEVEL: 'silent',
+      }),
+      { database, logger: pino({ level: 'silent' }) },
+    );
+    cleanups.push(async () => {
+      await container.close();
+      await database.close();
+    });
+    const catalog = container.services.catalog;
+    const topic = await catalog.createTopic({ name: 'Workers' });
+    const source = await catalog.createSource({
+      topic_id: topic.id,
+      name: 'Feed',
+      kind: 'rss',
+      url: 'https://feed.example/rss',
+    });
+    await catalog.createProvider({
+      name: 'peer',
+      type: 'text',
+      base_url: llm.baseUrl,
+      model: 'm',
+      is_active: true,
+    });
+    const run = await new DrizzleRunStore(database.db).create({
+      trigger: 'cli',
+      correlationId: 'workers-test',
+    });
+    const items = Array.from({ length: N }, (_, i) =>
+      makeItem({ title: `Worker article ${i}: ${makeItem().title}` }),
+    );
+    const stored = await new DrizzleArticleStore(database.db).insertMany(
+      items.map((it) => ({
+        topicId: topic.id,
+        sourceId: source.id,
+        source: 'Feed',
+        url: it.url,
+        canonicalUrl: canonicalizeUrl(it.url),
+        title: it.title,
+        normalizedTitle: normalizeTitle(it.title),
+        author: null,
+        content: it.summary ?? null,
+        publishedAt: null,
+        doi: null,
+        arxivId: null,
+        metadata: {},
+        runId: run.id,
+      })),
+    );
+    expect(stored).toHaveLength(N);
+    const sent = await container.queue.send(
+      ARTICLE_QUEUE,
+      stored.map((s) => ({
+        key: s.id,
+        data: { articleId: s.id, runId: run.id, topicId: topic.id, url: s.canonicalUrl, source: 'Feed' },
+      })),
+    );
+    expect(sent).toBe(N);
+
+    const states = new DrizzleArticleStates(database.db);
+    await until(
+      async () => (await states.summarize(run.id)).pending === 0,
+      120_000,
+      'every article processed',
+    );
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+
+    const analysed = (lines: Record<string, unknown>[]) =>
+      lines.filter((l) => l.event === 'article.analysis.summarized').map((l) => String(l.article_id));
+    const byA = analysed(a.lines);
+    const byB = analysed(b.lines);
+    const all = [...byA, ...byB];
+    // exactly once: N analyses in all, N distinct articles, none in both workers' logs
+    expect(all).toHaveLength(N);
+    expect(new Set(all).size).toBe(N);
+    expect(new Set(stored.map((s) => s.id))).toEqual(new Set(all));
+    // both shared the queue
+    expect(byA.length).toBeGreaterThan(0);
+    expect(byB.length).toBeGreaterThan(0);
+    expect(await states.summarize(run.id)).toMatchObject({
+      pending: 0,
+      counts: { completed: N, translated: N },
+    });
+    // one analysis call per article at the model
+    expect(llm.chatCalls.filter((c) => !c.messages[0]!.content.includes('Traditional Chinese'))).toHaveLength(
+      N,
+    );
+  }, 240_000);
+});
