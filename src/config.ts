@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import proxyAddr from '@fastify/proxy-addr';
 
 const Str = (opts: { default?: string } = {}) => Type.Optional(Type.String({ minLength: 1, ...opts }));
 const Url = () => Type.Optional(Type.String({ pattern: '^(https?|postgres(ql)?|redis|rediss|smtps?)://.+' }));
@@ -204,6 +205,16 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** what proxy-addr compiles: an address, address/prefix, address/netmask or a named range */
+function validTrustEntry(entry: string): boolean {
+  try {
+    proxyAddr.compile([entry]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -227,6 +238,11 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
+  for (const entry of list(e.TRUSTED_PROXIES))
+    if (!validTrustEntry(entry))
+      problems.push(
+        `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -254,7 +270,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       adminEmail: e.ADMIN_EMAIL,
       adminPassword: e.ADMIN_PASSWORD,
     },
-    trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['loopback'],
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT ?? 3000}`).replace(/\/+$/, ''),
     deploymentEnvironment: e.DEPLOYMENT_ENVIRONMENT ?? 'local',
     serviceName: e.SERVICE_NAME ?? 'article-intel',
