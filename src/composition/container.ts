@@ -57,6 +57,18 @@ export interface ContainerOverrides {
   hasher?: ScryptHasher;
 }
 
+/** Values of the configuration that must never appear in a log line. */
+export function configuredSecrets(config: Config): string[] {
+  return [
+    config.auth.secret,
+    config.auth.adminPassword,
+    config.monitor.apiKey,
+    config.telegram.botToken,
+    config.s3.secretAccessKey,
+    config.embedding.apiKey,
+  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
 /** Everything a role needs, built once from the config. */
 export interface Container {
   config: Config;
@@ -87,6 +99,7 @@ export async function createContainer(
       service: config.serviceName,
       environment: config.deploymentEnvironment,
       tap: logTap,
+      secrets: configuredSecrets(config),
     });
   const closers: (() => Promise<void>)[] = [];
   const onClose = (fn: () => Promise<void>) => closers.push(fn);

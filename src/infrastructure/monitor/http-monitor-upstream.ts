@@ -3,6 +3,7 @@ import {
   type DatasourceId,
   type MonitorUpstream,
 } from '../../application/monitoring/monitoring.ports.js';
+import { scrubSecrets } from '../logging/scrub.js';
 
 export interface DatasourceConfig {
   url: string | undefined;
@@ -127,7 +128,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
       throw new UpstreamError(
         'upstream_error',
         `the data source answered HTTP ${res.status}`,
-        text.slice(0, 500),
+        this.snippet(text, auth),
       );
     try {
       return JSON.parse(text);
@@ -135,9 +136,18 @@ export class HttpMonitorUpstream implements MonitorUpstream {
       throw new UpstreamError(
         'upstream_format',
         'the data source answered something that is not JSON',
-        text.slice(0, 500),
+        this.snippet(text, auth),
       );
     }
+  }
+
+  /**
+   * The start of an upstream answer for the server-side log, without credentials: an upstream that
+   * echoes the request (its headers, our Basic auth) must not put them into the log store.
+   */
+  private snippet(text: string, auth: string): string {
+    const known = [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? ''];
+    return scrubSecrets(text.slice(0, 2000), known).slice(0, 500);
   }
 
   private async readBounded(res: Response): Promise<string> {
