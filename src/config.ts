@@ -26,11 +26,13 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Url(),
   REDIS_URL: Url(),
   REDIS_KEY_PREFIX: Str(),
+  MEMORY_CACHE_MAX_MB: Int(1, 65_536),
   AUTH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   AUTH_TOKEN_TTL: Int(60, 60 * 60 * 24 * 90),
   ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   TRUSTED_PROXIES: Str(),
+  REGISTRATION: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
   PUBLIC_BASE_URL: Url(),
   DEPLOYMENT_ENVIRONMENT: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('production')])),
   SERVICE_NAME: Str(),
@@ -48,6 +50,7 @@ const EnvSchema = Type.Object({
   MONITOR_TRACES_USER: Str(),
   MONITOR_ALLOWED_HOSTS: Type.Optional(Type.String()),
   MONITOR_TIMEOUT_MS: Int(100, 120_000),
+  MONITOR_CACHE_MAX_MB: Int(1, 65_536),
   // jobs
   VIEW_COUNT_FLUSH_INTERVAL: Int(1, 86_400 * 7),
   SCRAPER_CRON: Str(),
@@ -100,11 +103,15 @@ export interface Config {
   redisUrl: string | undefined;
   /** prefix of every key, so several deployments can share one Redis */
   redisKeyPrefix: string;
+  /** size cap of the in-memory cache (no REDIS_URL), bytes */
+  memoryCacheMaxBytes: number;
   auth: {
     secret: string | undefined;
     tokenTtlSeconds: number;
     adminEmail: string | undefined;
     adminPassword: string | undefined;
+    /** open: anyone may sign up; closed: accounts are made by an admin (CLI, ADMIN_EMAIL) only */
+    registration: 'open' | 'closed';
   };
   trustedProxies: string[];
   publicBaseUrl: string;
@@ -122,6 +129,8 @@ export interface Config {
     traces: { url: string | undefined; user: string | undefined };
     allowedHosts: string[];
     timeoutMs: number;
+    /** the last good answers kept for rate-limited upstreams, bytes */
+    cacheMaxBytes: number;
   };
   jobs: {
     viewCountFlushIntervalSeconds: number;
@@ -264,11 +273,13 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX ?? '',
+    memoryCacheMaxBytes: (e.MEMORY_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     auth: {
       secret: e.AUTH_SECRET,
       tokenTtlSeconds: e.AUTH_TOKEN_TTL ?? 60 * 60 * 24 * 7,
       adminEmail: e.ADMIN_EMAIL,
       adminPassword: e.ADMIN_PASSWORD,
+      registration: e.REGISTRATION ?? 'open',
     },
     trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['loopback'],
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT ?? 3000}`).replace(/\/+$/, ''),
@@ -285,6 +296,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       traces: { url: e.MONITOR_TRACES_URL, user: e.MONITOR_TRACES_USER },
       allowedHosts: [...(monitorHost ? [monitorHost] : []), ...list(e.MONITOR_ALLOWED_HOSTS)],
       timeoutMs: e.MONITOR_TIMEOUT_MS ?? 8000,
+      cacheMaxBytes: (e.MONITOR_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     },
     jobs: {
       viewCountFlushIntervalSeconds: e.VIEW_COUNT_FLUSH_INTERVAL ?? 900,

@@ -117,7 +117,7 @@ export async function createContainer(
       ? new (await import('../infrastructure/cache/redis-cache.js')).RedisCache(config.redisUrl, {
           keyPrefix: config.redisKeyPrefix || undefined,
         })
-      : new MemoryCache());
+      : new MemoryCache({ maxBytes: config.memoryCacheMaxBytes }));
   if (!overrides.cache) onClose(() => cache.close());
 
   const clock = overrides.clock ?? systemClock;
