@@ -1,6 +1,7 @@
 import {
   UpstreamError,
   type DatasourceId,
+  type MonitorAnswer,
   type MonitorUpstream,
 } from '../../application/monitoring/monitoring.ports.js';
 import { scrubSecrets } from '../logging/scrub.js';
@@ -85,7 +86,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     ds: DatasourceId,
     path: string,
     params: Record<string, string | number | undefined>,
-  ): Promise<unknown> {
+  ): Promise<MonitorAnswer> {
     const r = this.ready.get(ds);
     if (!r) throw new UpstreamError('upstream_error', 'the data source is not configured');
     // the datasource URL may carry a path prefix (e.g. https://host/loki): the fixed path goes after it
@@ -98,7 +99,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     return this.limiters.get(ds)!.run(() => this.call(url, r.auth));
   }
 
-  private async call(url: URL, auth: string): Promise<unknown> {
+  private async call(url: URL, auth: string): Promise<MonitorAnswer> {
     let res: Response;
     try {
       res = await fetch(url, {
@@ -131,7 +132,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         this.snippet(text, auth),
       );
     try {
-      return JSON.parse(text);
+      return { body: JSON.parse(text) as unknown, text };
     } catch {
       throw new UpstreamError(
         'upstream_format',
