@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import proxyAddr from '@fastify/proxy-addr';
 
 const Str = (opts: { default?: string } = {}) => Type.Optional(Type.String({ minLength: 1, ...opts }));
 const Url = () => Type.Optional(Type.String({ pattern: '^(https?|postgres(ql)?|redis|rediss|smtps?)://.+' }));
@@ -25,11 +26,13 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Url(),
   REDIS_URL: Url(),
   REDIS_KEY_PREFIX: Str(),
+  MEMORY_CACHE_MAX_MB: Int(1, 65_536),
   AUTH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   AUTH_TOKEN_TTL: Int(60, 60 * 60 * 24 * 90),
   ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   TRUSTED_PROXIES: Str(),
+  REGISTRATION: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
   PUBLIC_BASE_URL: Url(),
   DEPLOYMENT_ENVIRONMENT: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('production')])),
   SERVICE_NAME: Str(),
@@ -47,6 +50,7 @@ const EnvSchema = Type.Object({
   MONITOR_TRACES_USER: Str(),
   MONITOR_ALLOWED_HOSTS: Type.Optional(Type.String()),
   MONITOR_TIMEOUT_MS: Int(100, 120_000),
+  MONITOR_CACHE_MAX_MB: Int(1, 65_536),
   // jobs
   VIEW_COUNT_FLUSH_INTERVAL: Int(1, 86_400 * 7),
   SCRAPER_CRON: Str(),
@@ -105,11 +109,15 @@ export interface Config {
   redisUrl: string | undefined;
   /** prefix of every key, so several deployments can share one Redis */
   redisKeyPrefix: string;
+  /** size cap of the in-memory cache (no REDIS_URL), bytes */
+  memoryCacheMaxBytes: number;
   auth: {
     secret: string | undefined;
     tokenTtlSeconds: number;
     adminEmail: string | undefined;
     adminPassword: string | undefined;
+    /** open: anyone may sign up; closed: accounts are made by an admin (CLI, ADMIN_EMAIL) only */
+    registration: 'open' | 'closed';
   };
   trustedProxies: string[];
   publicBaseUrl: string;
@@ -127,6 +135,8 @@ export interface Config {
     traces: { url: string | undefined; user: string | undefined };
     allowedHosts: string[];
     timeoutMs: number;
+    /** the last good answers kept for rate-limited upstreams, bytes */
+    cacheMaxBytes: number;
   };
   jobs: {
     viewCountFlushIntervalSeconds: number;
@@ -221,6 +231,16 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** what proxy-addr compiles: an address, address/prefix, address/netmask or a named range */
+function validTrustEntry(entry: string): boolean {
+  try {
+    proxyAddr.compile([entry]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -244,6 +264,11 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
+  for (const entry of list(e.TRUSTED_PROXIES))
+    if (!validTrustEntry(entry))
+      problems.push(
+        `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -265,13 +290,15 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX ?? '',
+    memoryCacheMaxBytes: (e.MEMORY_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     auth: {
       secret: e.AUTH_SECRET,
       tokenTtlSeconds: e.AUTH_TOKEN_TTL ?? 60 * 60 * 24 * 7,
       adminEmail: e.ADMIN_EMAIL,
       adminPassword: e.ADMIN_PASSWORD,
+      registration: e.REGISTRATION ?? 'open',
     },
-    trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    trustedProxies: e.TRUSTED_PROXIES ? list(e.TRUSTED_PROXIES) : ['loopback'],
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT ?? 3000}`).replace(/\/+$/, ''),
     deploymentEnvironment: e.DEPLOYMENT_ENVIRONMENT ?? 'local',
     serviceName: e.SERVICE_NAME ?? 'article-intel',
@@ -286,6 +313,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       traces: { url: e.MONITOR_TRACES_URL, user: e.MONITOR_TRACES_USER },
       allowedHosts: [...(monitorHost ? [monitorHost] : []), ...list(e.MONITOR_ALLOWED_HOSTS)],
       timeoutMs: e.MONITOR_TIMEOUT_MS ?? 8000,
+      cacheMaxBytes: (e.MONITOR_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     },
     jobs: {
       viewCountFlushIntervalSeconds: e.VIEW_COUNT_FLUSH_INTERVAL ?? 900,

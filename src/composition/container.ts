@@ -59,6 +59,18 @@ export interface ContainerOverrides {
   hasher?: ScryptHasher;
 }
 
+/** Values of the configuration that must never appear in a log line. */
+export function configuredSecrets(config: Config): string[] {
+  return [
+    config.auth.secret,
+    config.auth.adminPassword,
+    config.monitor.apiKey,
+    config.telegram.botToken,
+    config.s3.secretAccessKey,
+    config.embedding.apiKey,
+  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
 /** Everything a role needs, built once from the config. */
 export interface Container {
   config: Config;
@@ -91,6 +103,7 @@ export async function createContainer(
       service: config.serviceName,
       environment: config.deploymentEnvironment,
       tap: logTap,
+      secrets: configuredSecrets(config),
     });
   const closers: (() => Promise<void>)[] = [];
   const onClose = (fn: () => Promise<void>) => closers.push(fn);
@@ -108,7 +121,7 @@ export async function createContainer(
       ? new (await import('../infrastructure/cache/redis-cache.js')).RedisCache(config.redisUrl, {
           keyPrefix: config.redisKeyPrefix || undefined,
         })
-      : new MemoryCache());
+      : new MemoryCache({ maxBytes: config.memoryCacheMaxBytes }));
   if (!overrides.cache) onClose(() => cache.close());
 
   const clock = overrides.clock ?? systemClock;

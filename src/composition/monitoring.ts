@@ -1,5 +1,6 @@
 import { MonitoringService } from '../application/monitoring/monitoring.service.js';
 import { HttpMonitorUpstream } from '../infrastructure/monitor/http-monitor-upstream.js';
+import { LruLastGoodStore } from '../infrastructure/monitor/last-good-store.js';
 import type { WireArea } from './context.js';
 
 /** The monitoring proxy: credentials and datasource URLs stay here, in the backend. */
@@ -16,5 +17,6 @@ export const wireMonitoring: WireArea = (ctx) => {
       { event: 'monitor.datasource_refused', datasource: ds },
       'datasource host is not in the allow-list (MONITOR_URL, MONITOR_ALLOWED_HOSTS)',
     );
-  return { services: { monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger) } };
+  const lastGood = new LruLastGoodStore(m.cacheMaxBytes);
+  return { services: { monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger, lastGood) } };
 };

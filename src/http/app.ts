@@ -41,9 +41,13 @@ export async function buildApp(
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     requestIdHeader: false,
+    // the id is set as the correlation of everything that follows before Fastify writes the
+    // request's first line ("incoming request"), so that line carries it too
     genReqId: (req) => {
       const given = req.headers[CORRELATION_HEADER];
-      return typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
+      const id = typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
+      enterCorrelation(id);
+      return id;
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -55,7 +59,6 @@ export async function buildApp(
   // Hooks on every request are written callback-style: an async hook costs a promise and a
   // microtask turn per request, which shows on the hot routes (views, the list).
   app.addHook('onRequest', (req, reply, done) => {
-    enterCorrelation(String(req.id));
     reply.headers({
       [CORRELATION_HEADER]: req.id,
       // a JSON API: nothing of it is meant to be framed, sniffed or to leak the referrer

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Logger as Pino } from 'pino';
-import { newCorrelationId } from '../application/shared/context.js';
+import { enterCorrelation, newCorrelationId } from '../application/shared/context.js';
 import { normalizeProxyPath, splitUrl } from './proxy-path.js';
 import { callBackend, errorBody, relay, type ForwardOptions } from './forward.js';
 import { SESSION_COOKIE, readCookie } from './session-cookie.js';
@@ -38,9 +38,12 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // every line of a request carries its id, the first ("incoming request") included
     genReqId: (req) => {
       const given = req.headers['x-correlation-id'];
-      return typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
+      const id = typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
+      enterCorrelation(id);
+      return id;
     },
     // we normalise /api/proxy paths ourselves; the router must not collapse or reject them first
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2000 },

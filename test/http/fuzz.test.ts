@@ -144,6 +144,74 @@ describe('fuzz: every route, inside and outside its schema', () => {
     expect(failures).toEqual([]);
   });
 
+  // C0 controls refused everywhere (tab, LF and CR are allowed in multi-line fields, so not used here)
+  const CONTROLS = [...Array(32).keys()]
+    .filter((c) => ![9, 10, 13].includes(c))
+    .map((c) => String.fromCharCode(c));
+  const withControl = fc
+    .tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...CONTROLS), fc.string({ maxLength: 12 }))
+    .map(([a, c, b]) => `${a}${c}${b}`);
+  const acceptsString = (s: Record<string, unknown> | undefined): boolean =>
+    !!s &&
+    (s.type === 'string' ||
+      (Array.isArray(s.type) && s.type.includes('string')) ||
+      ((s.anyOf ?? s.oneOf) as Record<string, unknown>[] | undefined)?.some(acceptsString) === true);
+
+  it('text with NUL or another C0 control is refused with 422 on every route, queries and bodies alike', async () => {
+    const failures: string[] = [];
+    let cases = 0;
+    for (const r of routes) {
+      const schema = bodySchema(r) as { properties?: Record<string, Record<string, unknown>> } | undefined;
+      const textFields = [
+        ...params(r, 'query')
+          .filter((p) => acceptsString(p.schema))
+          .map((p) => ({ where: 'query' as const, name: p.name })),
+        ...Object.entries(schema?.properties ?? {})
+          .filter(([, s]) => acceptsString(s))
+          .map(([name]) => ({ where: 'body' as const, name })),
+        ...params(r, 'path').map((p) => ({ where: 'path' as const, name: p.name })),
+      ];
+      if (!textFields.length) continue;
+      const queryArb = fc.record(
+        Object.fromEntries(params(r, 'query').map((p) => [p.name, valid(p.schema as never)])),
+        {
+          requiredKeys: params(r, 'query')
+            .filter((p) => p.required)
+            .map((p) => p.name) as never[],
+        },
+      );
+      const pathArb = fc.record(
+        Object.fromEntries(params(r, 'path').map((p) => [p.name, valid(p.schema as never)])),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          pathArb,
+          queryArb,
+          schema ? valid(schema as never) : fc.constant(undefined),
+          fc.constantFrom(...textFields),
+          withControl,
+          async (pv, q, body, field, text) => {
+            cases++;
+            const path = { ...(pv as Record<string, string>) };
+            const query = { ...(q as Record<string, unknown>) };
+            let payload = body;
+            if (field.where === 'path') path[field.name] = text;
+            else if (field.where === 'query') query[field.name] = text;
+            else payload = { ...(body as object), [field.name]: text };
+            const res = await request(r, path, query, payload);
+            if (res.statusCode !== 422 || res.json().error?.code !== 'validation_error')
+              failures.push(
+                `${r.method} ${r.path} ${field.where}.${field.name}=${JSON.stringify(text)} → ${res.statusCode} ${res.body.slice(0, 160)}`,
+              );
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }
+    expect(cases).toBeGreaterThan(routes.length);
+    expect(failures).toEqual([]);
+  });
+
   it('left no unhandled rejection behind', async () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(rejections).toEqual([]);

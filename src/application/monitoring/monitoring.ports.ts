@@ -15,9 +15,34 @@ export class UpstreamError extends Error {
   }
 }
 
+/** An upstream answer: the parsed JSON and the text it was parsed from. */
+export interface MonitorAnswer {
+  body: unknown;
+  text: string;
+}
+
 /** The three hosted stores, reached with per-datasource Basic auth through fixed paths. */
 export interface MonitorUpstream {
   configured(ds: DatasourceId): boolean;
   /** GET a fixed upstream path with the given query parameters; resolves with the parsed JSON */
-  get(ds: DatasourceId, path: string, params: Record<string, string | number | undefined>): Promise<unknown>;
+  get(
+    ds: DatasourceId,
+    path: string,
+    params: Record<string, string | number | undefined>,
+  ): Promise<MonitorAnswer>;
+}
+
+/** A last good answer, kept as its text so that its memory is its size. */
+export interface LastGood {
+  text: string;
+  fetchedAt: Date;
+}
+
+/**
+ * The last good answer per question, for answering while an upstream rate-limits us. Bounded by
+ * bytes: questions come from clients, answers can be megabytes.
+ */
+export interface LastGoodStore {
+  get(key: string): LastGood | undefined;
+  set(key: string, value: LastGood): void;
 }

@@ -1,6 +1,11 @@
 import { AppError, invalid, notConfigured } from '../../domain/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import { UpstreamError, type DatasourceId, type MonitorUpstream } from './monitoring.ports.js';
+import {
+  UpstreamError,
+  type DatasourceId,
+  type LastGoodStore,
+  type MonitorUpstream,
+} from './monitoring.ports.js';
 import { buildPanels, type Environment, type TimeRange } from './panel-catalog.js';
 import { expectLogs, expectMatrix, expectTraceSearch, normalizeTrace } from './payload-shapes.js';
 
@@ -29,7 +34,6 @@ export interface Fetched {
 }
 
 const MAX_BATCH = 50;
-const CACHE_LIMIT = 500;
 
 interface Route {
   ds: DatasourceId;
@@ -94,12 +98,11 @@ const HTTP_STATUS: Record<UpstreamError['code'], number> = {
  * still answers (marked stale), and runs batch queries concurrently, each failing on its own.
  */
 export class MonitoringService {
-  private readonly lastGood = new Map<string, { data: unknown; fetchedAt: Date }>();
-
   constructor(
     private readonly upstream: MonitorUpstream,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly lastGood: LastGoodStore,
   ) {}
 
   panels(range: TimeRange, env: Environment) {
@@ -121,7 +124,7 @@ export class MonitoringService {
       throw invalid('a trace id is 1 to 32 hexadecimal characters', 'invalid_trace_id');
     this.ensureConfigured('traces');
     try {
-      return normalizeTrace(await this.upstream.get('traces', `/api/traces/${id.toLowerCase()}`, {}));
+      return normalizeTrace((await this.upstream.get('traces', `/api/traces/${id.toLowerCase()}`, {})).body);
     } catch (e) {
       throw this.asHttpError(this.logged('traces', e));
     }
@@ -156,23 +159,17 @@ export class MonitoringService {
     // tick, so start and end are not part of it
     const key = `${kind}:${JSON.stringify({ ...params, start: undefined, end: undefined })}`;
     try {
-      const data = route.shape(await this.upstream.get(route.ds, route.path, params));
+      const answer = await this.upstream.get(route.ds, route.path, params);
+      const data = route.shape(answer.body);
       const fetchedAt = this.clock.now();
-      this.remember(key, data, fetchedAt);
+      this.lastGood.set(key, { text: answer.text, fetchedAt });
       return { data, stale: false, fetchedAt };
     } catch (e) {
       const err = this.logged(route.ds, e);
-      const good = this.lastGood.get(key);
-      if (err.code === 'rate_limited' && good)
-        return { data: good.data, stale: true, fetchedAt: good.fetchedAt };
+      const good = err.code === 'rate_limited' ? this.lastGood.get(key) : undefined;
+      if (good) return { data: route.shape(JSON.parse(good.text)), stale: true, fetchedAt: good.fetchedAt };
       throw err;
     }
-  }
-
-  private remember(key: string, data: unknown, fetchedAt: Date) {
-    this.lastGood.delete(key);
-    this.lastGood.set(key, { data, fetchedAt });
-    if (this.lastGood.size > CACHE_LIMIT) this.lastGood.delete(this.lastGood.keys().next().value!);
   }
 
   private logged(ds: DatasourceId, e: unknown): UpstreamError {

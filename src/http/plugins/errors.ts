@@ -62,7 +62,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(reply, status, err.code, err.message, err.details);
     }
     if (isStoreUnavailable(err)) {
-      req.log.warn({ event: 'http.store_unavailable', err: String(err) }, 'a backing store is unavailable');
+      req.log.warn({ event: 'http.store_unavailable', err }, 'a backing store is unavailable');
       reply.header('retry-after', 5);
       return sendError(
         reply,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { RateLimiter, RateLimitRule } from '../../application/shared/rate-limit.js';
-import { clientIp } from './client-ip.js';
+import { clientKey } from './client-ip.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,7 +32,7 @@ export function installRateLimits(
     const rule = name ? rules[name] : null;
     if (!rule) return;
     const limit: onRequestAsyncHookHandler = async (req, reply) => {
-      const decision = await limiter.hit(rule, clientIp(req, trustedProxies));
+      const decision = await limiter.hit(rule, clientKey(req, trustedProxies));
       reply.header('x-ratelimit-limit', rule.max);
       reply.header('x-ratelimit-remaining', decision.remaining);
       reply.header('x-ratelimit-reset', decision.resetSeconds);

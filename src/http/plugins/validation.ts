@@ -3,8 +3,23 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
 /**
+ * Text fields that may hold several lines (tab, LF and CR allowed). Every other string of a request
+ * refuses all C0 controls. A route can opt a field in with `'x-multiline': true` on its schema.
+ */
+const MULTILINE_FIELDS = new Set(['description', 'query', 'summary_text', 'content']);
+/** U+0000..U+001F; the multi-line variant lets tab, LF and CR through */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const ANY_CONTROL = /[\u0000-\u001f]/;
+// eslint-disable-next-line no-control-regex -- as above
+const NON_LINE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+type Node = Record<string, unknown>;
+
+/**
  * Two validators: query strings, params and headers are coerced from text ("20" → 20, "true" → true);
  * JSON bodies are checked strictly, so a wrong type in a body is a 422 and never silently converted.
+ * Both refuse control characters in every string of a request (NUL would otherwise reach PostgreSQL
+ * and fail there as a 500): the schemas are rewritten once, when a route's validator is compiled.
  */
 export function installValidators(app: FastifyInstance, sharedSchemas: unknown[]): void {
   const base: Options = {
@@ -12,16 +27,79 @@ export function installValidators(app: FastifyInstance, sharedSchemas: unknown[]
     useDefaults: true,
     removeAdditional: false,
     strict: false,
-    keywords: ['example'],
+    keywords: ['example', 'x-multiline'],
   };
   const coercing = new Ajv({ ...base, coerceTypes: 'array' });
   const strict = new Ajv({ ...base, coerceTypes: false });
   for (const ajv of [coercing, strict]) {
     addFormats.default(ajv);
+    addControlCharsKeyword(ajv);
     for (const s of sharedSchemas) ajv.addSchema(s as object);
   }
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as FastifySchema & object);
+    const guarded = httpPart === 'headers' ? schema : guardStrings(schema as Node, false);
+    return ajv.compile(guarded as FastifySchema & object);
   });
+}
+
+interface KeywordFn {
+  (mode: string, data: string): boolean;
+  errors?: { keyword: string; message: string; params: Record<string, never> }[];
+}
+
+function addControlCharsKeyword(ajv: Ajv): void {
+  const validate: KeywordFn = (mode, data) => {
+    if (!(mode === 'multiline' ? NON_LINE_CONTROL : ANY_CONTROL).test(data)) return true;
+    validate.errors = [
+      {
+        keyword: 'controlChars',
+        message:
+          mode === 'multiline'
+            ? 'must not contain control characters other than tab and line breaks'
+            : 'must not contain control characters',
+        params: {},
+      },
+    ];
+    return false;
+  };
+  ajv.addKeyword({
+    keyword: 'controlChars',
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    validate: validate as never,
+  });
+}
+
+/** A copy of the schema with `controlChars` on every string it accepts. */
+export function guardStrings(schema: Node, multiline: boolean): Node {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const out: Node = {};
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (!value || typeof value !== 'object') {
+      out[key] = value;
+    } else if (key === 'properties' || key === 'patternProperties') {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, Node>).map(([name, s]) => [
+          name,
+          guardStrings(
+            s,
+            key === 'properties' ? MULTILINE_FIELDS.has(name) || s?.['x-multiline'] === true : multiline,
+          ),
+        ]),
+      );
+    } else if (['items', 'additionalProperties', 'not', 'anyOf', 'oneOf', 'allOf'].includes(key)) {
+      out[key] = Array.isArray(value)
+        ? value.map((s: Node) => guardStrings(s, multiline))
+        : guardStrings(value as Node, multiline);
+    } else {
+      out[key] = value;
+    }
+  }
+  const type = schema.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string')))
+    out.controlChars = multiline || schema['x-multiline'] === true ? 'multiline' : 'none';
+  return out;
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArticleDetail, ArticleSummary } from '../../domain/articles.js';
 import { DateTime, IdParams, NoContent, Obj, Pagination, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
-import { clientIp } from '../plugins/client-ip.js';
+import { clientKey } from '../plugins/client-ip.js';
 import type { HttpOptions, Services } from '../services.js';
 
 /**
@@ -141,7 +141,7 @@ export const articleRoutes =
         },
       },
       async (req, reply) => {
-        await services.views.recordView(req.params.id, clientIp(req, opts.trustedProxies));
+        await services.views.recordView(req.params.id, clientKey(req, opts.trustedProxies));
         return reply.status(204).send(null);
       },
     );

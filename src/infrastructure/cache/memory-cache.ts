@@ -5,42 +5,107 @@ interface Entry {
   expiresAt: number | null;
 }
 
-/** In-process cache with TTLs for the embedded default; passes the same contract as Redis. */
+export interface MemoryCacheOptions {
+  /** upper bound of the keys and values held, in bytes (estimated); default 64 MB */
+  maxBytes?: number;
+  now?: () => number;
+}
+
+/** per entry: the Map slot, the Entry object and the string headers, roughly */
+const ENTRY_OVERHEAD = 96;
+const sizeOf = (key: string, value: string) => ENTRY_OVERHEAD + 2 * (key.length + value.length);
+
+/**
+ * In-process cache with TTLs for the embedded default; passes the same contract as Redis.
+ *
+ * Bounded like Redis under `maxmemory-policy volatile-lru`: keys with a TTL (view de-duplication,
+ * rate-limit windows: everything keyed by client input) are evicted least recently used first when
+ * the size cap is reached; keys without a TTL (the view counters) are never evicted, so a count is
+ * never lost before the flush takes it (docs/decisions.md, "Bounded memory").
+ */
 export class MemoryCache implements KeyValueCache {
   readonly kind = 'memory' as const;
-  private readonly map = new Map<string, Entry>();
+  /** keys without a TTL, never evicted */
+  private readonly durable = new Map<string, Entry>();
+  /** keys with a TTL, in least-recently-used order (a Map iterates in insertion order) */
+  private readonly volatile = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  /** keys evicted by the size cap since start (for tests and diagnostics) */
+  evictions = 0;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(opts: MemoryCacheOptions | (() => number) = {}) {
+    const o = typeof opts === 'function' ? { now: opts } : opts;
+    this.now = o.now ?? Date.now;
+    this.maxBytes = o.maxBytes ?? 64 * 1024 * 1024;
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
 
-  private live(key: string): Entry | undefined {
-    const e = this.map.get(key);
+  /** estimated bytes held */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private live(key: string, touch = false): Entry | undefined {
+    const d = this.durable.get(key);
+    if (d) return d;
+    const e = this.volatile.get(key);
     if (!e) return undefined;
     if (e.expiresAt !== null && e.expiresAt <= this.now()) {
-      this.map.delete(key);
+      this.remove(key);
       return undefined;
+    }
+    if (touch) {
+      this.volatile.delete(key);
+      this.volatile.set(key, e);
     }
     return e;
   }
 
+  private remove(key: string): void {
+    const e = this.durable.get(key) ?? this.volatile.get(key);
+    if (!e) return;
+    this.bytes -= sizeOf(key, e.value);
+    this.durable.delete(key);
+    this.volatile.delete(key);
+  }
+
+  private put(key: string, value: string, expiresAt: number | null): void {
+    this.remove(key);
+    (expiresAt === null ? this.durable : this.volatile).set(key, { value, expiresAt });
+    this.bytes += sizeOf(key, value);
+    if (this.bytes > this.maxBytes) this.evict(key);
+  }
+
+  /** least recently used keys with a TTL go first; the key just written stays */
+  private evict(keep: string): void {
+    for (const key of this.volatile.keys()) {
+      if (this.bytes <= this.maxBytes) return;
+      if (key === keep) continue;
+      this.remove(key);
+      this.evictions++;
+    }
+  }
+
   private sweep(): void {
-    for (const key of this.map.keys()) this.live(key);
+    const now = this.now();
+    for (const [key, e] of this.volatile) if (e.expiresAt !== null && e.expiresAt <= now) this.remove(key);
   }
 
   async get(key: string) {
-    return this.live(key)?.value ?? null;
+    return this.live(key, true)?.value ?? null;
   }
 
   async set(key: string, value: string, ttlSeconds?: number) {
-    this.map.set(key, { value, expiresAt: ttlSeconds ? this.now() + ttlSeconds * 1000 : null });
+    this.put(key, value, ttlSeconds ? this.now() + ttlSeconds * 1000 : null);
   }
 
   async setIfAbsent(key: string, value: string, ttlSeconds: number) {
-    if (this.live(key)) return false;
-    this.map.set(key, { value, expiresAt: this.now() + ttlSeconds * 1000 });
+    if (this.live(key, true)) return false;
+    this.put(key, value, this.now() + ttlSeconds * 1000);
     return true;
   }
 
@@ -49,14 +114,14 @@ export class MemoryCache implements KeyValueCache {
     const current = e ? Number(e.value) : 0;
     if (!Number.isInteger(current)) throw new Error(`value at ${key} is not an integer`);
     const next = current + by;
-    this.map.set(key, { value: String(next), expiresAt: e?.expiresAt ?? null });
+    this.put(key, String(next), e?.expiresAt ?? null);
     return next;
   }
 
   async incrWithTtl(key: string, ttlSeconds: number) {
     const e = this.live(key);
     const next = (e ? Number(e.value) : 0) + 1;
-    this.map.set(key, { value: String(next), expiresAt: e?.expiresAt ?? this.now() + ttlSeconds * 1000 });
+    this.put(key, String(next), e?.expiresAt ?? this.now() + ttlSeconds * 1000);
     return next;
   }
 
@@ -69,18 +134,18 @@ export class MemoryCache implements KeyValueCache {
   async take(keys: readonly string[]) {
     return keys.map((key) => {
       const e = this.live(key);
-      this.map.delete(key);
+      this.remove(key);
       return e?.value ?? null;
     });
   }
 
   async del(...keys: string[]) {
-    for (const k of keys) this.map.delete(k);
+    for (const k of keys) this.remove(k);
   }
 
   async *scan(prefix: string, batch = 500): AsyncIterable<string[]> {
     let chunk: string[] = [];
-    for (const key of [...this.map.keys()]) {
+    for (const key of [...this.durable.keys(), ...this.volatile.keys()]) {
       if (!key.startsWith(prefix) || !this.live(key)) continue;
       chunk.push(key);
       if (chunk.length >= batch) {
@@ -104,6 +169,8 @@ export class MemoryCache implements KeyValueCache {
 
   async close() {
     clearInterval(this.sweeper);
-    this.map.clear();
+    this.durable.clear();
+    this.volatile.clear();
+    this.bytes = 0;
   }
 }

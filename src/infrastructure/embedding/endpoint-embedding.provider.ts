@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../logging/scrub.js';
 import { AppError } from '../../domain/errors.js';
 import {
   EmbeddingShapeError,
@@ -134,7 +135,9 @@ export class EndpointEmbeddingProvider implements EmbeddingProvider {
       signal: AbortSignal.timeout((this.opts.timeoutSeconds ?? 60) * 1000),
     });
     const body = await res.text();
-    if (!res.ok) throw new EmbeddingHttpError(res.status, body);
+    if (!res.ok)
+      // the answer may echo the request: its Bearer key never goes into the error (and the log)
+      throw new EmbeddingHttpError(res.status, scrubSecrets(body.slice(0, 1000), [this.opts.apiKey ?? '']));
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -1,5 +1,7 @@
 import { pino, type Logger as Pino, type DestinationStream } from 'pino';
 import { currentCorrelationId } from '../../application/shared/context.js';
+import { serializeError } from './error-serializer.js';
+import { scrubLine } from './scrub.js';
 
 export interface LoggerOptions {
   level: string;
@@ -9,11 +11,46 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /** sees every written line too (OTLP log shipping attaches to it) */
   tap?: { write(line: string): void };
+  /** configured secret values (API keys, tokens, passwords): replaced wherever they would appear */
+  secrets?: readonly string[];
 }
 
-/** JSON lines with the correlation id of the current request or job on every line. */
+/** Header and field paths pino blanks before a line is built. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  'password',
+  'passwordHash',
+  'password_hash',
+  'api_key',
+  'apiKey',
+  'token',
+  'access_token',
+  '*.password',
+  '*.passwordHash',
+  '*.password_hash',
+  '*.api_key',
+  '*.apiKey',
+  '*.token',
+  '*.access_token',
+];
+
+/**
+ * JSON lines with the correlation id of the current request or job on every line. Secrets never
+ * reach a line: header paths are redacted, errors are serialized without bind parameters, and every
+ * line passes the credential scrubber before it is written (docs/decisions.md, "Secret-free logs").
+ */
 export function createLogger(opts: LoggerOptions): Pino {
   const pretty = !opts.destination && process.stdout.isTTY && process.env.NODE_ENV !== 'test';
+  const secrets = (opts.secrets ?? []).filter((s) => s.length >= 6);
   const options = {
     level: opts.level,
     base: { service: opts.service, env: opts.environment },
@@ -23,15 +60,14 @@ export function createLogger(opts: LoggerOptions): Pino {
       const correlation_id = currentCorrelationId();
       return correlation_id ? { correlation_id } : {};
     },
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.api_key', '*.apiKey'],
-      censor: '[redacted]',
-    },
+    redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
     formatters: { level: (label: string) => ({ level: label }) },
     hooks: {
       streamWrite(line: string) {
-        opts.tap?.write(line);
-        return line;
+        const clean = scrubLine(line, secrets);
+        opts.tap?.write(clean);
+        return clean;
       },
     },
   };

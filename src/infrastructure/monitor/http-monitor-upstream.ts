@@ -1,8 +1,10 @@
 import {
   UpstreamError,
   type DatasourceId,
+  type MonitorAnswer,
   type MonitorUpstream,
 } from '../../application/monitoring/monitoring.ports.js';
+import { scrubSecrets } from '../logging/scrub.js';
 
 export interface DatasourceConfig {
   url: string | undefined;
@@ -84,7 +86,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     ds: DatasourceId,
     path: string,
     params: Record<string, string | number | undefined>,
-  ): Promise<unknown> {
+  ): Promise<MonitorAnswer> {
     const r = this.ready.get(ds);
     if (!r) throw new UpstreamError('upstream_error', 'the data source is not configured');
     // the datasource URL may carry a path prefix (e.g. https://host/loki): the fixed path goes after it
@@ -97,7 +99,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     return this.limiters.get(ds)!.run(() => this.call(url, r.auth));
   }
 
-  private async call(url: URL, auth: string): Promise<unknown> {
+  private async call(url: URL, auth: string): Promise<MonitorAnswer> {
     let res: Response;
     try {
       res = await fetch(url, {
@@ -127,17 +129,26 @@ export class HttpMonitorUpstream implements MonitorUpstream {
       throw new UpstreamError(
         'upstream_error',
         `the data source answered HTTP ${res.status}`,
-        text.slice(0, 500),
+        this.snippet(text, auth),
       );
     try {
-      return JSON.parse(text);
+      return { body: JSON.parse(text) as unknown, text };
     } catch {
       throw new UpstreamError(
         'upstream_format',
         'the data source answered something that is not JSON',
-        text.slice(0, 500),
+        this.snippet(text, auth),
       );
     }
+  }
+
+  /**
+   * The start of an upstream answer for the server-side log, without credentials: an upstream that
+   * echoes the request (its headers, our Basic auth) must not put them into the log store.
+   */
+  private snippet(text: string, auth: string): string {
+    const known = [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? ''];
+    return scrubSecrets(text.slice(0, 2000), known).slice(0, 500);
   }
 
   private async readBounded(res: Response): Promise<string> {

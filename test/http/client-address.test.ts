@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { makeArticles, makeTopic, type ArticleRow } from '../helpers/article-factories.js';
+import { loadConfig, ConfigError } from '../../src/config.js';
+
+/**
+ * The client address by the proxy-addr rule (DESIGN.md §4): a proxy that appends to X-Forwarded-For
+ * (nginx `$proxy_add_x_forwarded_for`) is trusted, what the client wrote on the left is not.
+ */
+describe('client address behind an appending proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      env: { RATE_LIMIT_LOGIN_PER_MINUTE: '10', RATE_LIMIT_REGISTER_PER_HOUR: '3' },
+    });
+  });
+  afterAll(() => t.close());
+
+  const login = (xff: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': xff },
+      payload: { email: 'nobody@example.test', password: 'wrong-password' },
+    });
+
+  it('spoofed left-most entries do not bypass the login limit (429 from try 11)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++)
+      // the client forged "10.9.x.y" (and junk); the proxy appended the real peer 203.0.113.7
+      statuses.push((await login(`10.9.${i}.1, not-an-ip-${i}, 203.0.113.7`)).statusCode);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(20).fill(429));
+    // another client behind the same proxy keeps its own budget
+    expect((await login('198.51.100.9')).statusCode).toBe(401);
+  });
+
+  it('entries that are not addresses are skipped, also an 8 KB one', async () => {
+    const junk = 'x'.repeat(8 * 1024);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await login(`198.51.100.77, ${junk}${i}`)).statusCode);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it('a chain of trusted proxies is walked to the first untrusted address', async () => {
+    const t2 = await buildTestApp({
+      env: { RATE_LIMIT_LOGIN_PER_MINUTE: '2', TRUSTED_PROXIES: 'loopback, 10.0.0.0/8' },
+    });
+    try {
+      const at = (xff: string) =>
+        t2.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': xff },
+          payload: { email: 'nobody@example.test', password: 'wrong-password' },
+        });
+      // 192.0.2.1 then two internal hops: the client is 192.0.2.1 whatever is left of it
+      const s = [];
+      for (let i = 0; i < 3; i++)
+        s.push((await at(`${i}.${i}.${i}.${i}, 192.0.2.1, 10.1.1.1, 10.2.2.2`)).statusCode);
+      expect(s).toEqual([401, 401, 429]);
+    } finally {
+      await t2.close();
+    }
+  });
+
+  it('refuses TRUSTED_PROXIES entries that are neither addresses nor ranges', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, proxy.example' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1, loopback' })).not.toThrow();
+  });
+});
+
+describe('views per client address', () => {
+  let t: TestApp;
+  let articles: ArticleRow[];
+  let admin: { authorization: string };
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = (await t.login('admin')).headers;
+    const topic = await makeTopic(t.container.database.db);
+    articles = await makeArticles(t.container.database.db, 2, () => ({ topicId: topic.id }));
+  });
+  afterAll(() => t.close());
+
+  const view = (id: string, xff: string, remoteAddress = '127.0.0.1') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/articles/${id}/view`,
+      remoteAddress,
+      headers: { 'x-forwarded-for': xff },
+    });
+  const flushed = async () =>
+    (await t.app.inject({ method: 'POST', url: '/admin/articles/flush-view-counts', headers: admin })).json<{
+      views: number;
+    }>().views;
+
+  it('a rotating IPv6 /64 counts once; another /64 counts again', async () => {
+    const a = articles[0]!.id;
+    await flushed();
+    for (let i = 0; i < 200; i++) {
+      const res = await view(a, `2001:db8:aa:bb:${i.toString(16)}:1:2:3`);
+      expect(res.statusCode).toBe(204);
+    }
+    // the same network written in other forms, and directly from the socket
+    await view(a, '2001:0db8:00aa:00bb::9');
+    await view(a, '', '2001:db8:aa:bb::77');
+    expect(await flushed()).toBe(1);
+    await view(a, '2001:db8:aa:bc::1');
+    expect(await flushed()).toBe(1);
+  });
+
+  it('200 views with forged left-most entries from one client count once', async () => {
+    const b = articles[1]!.id;
+    await flushed();
+    for (let i = 0; i < 200; i++) await view(b, `10.${i % 250}.0.1, 198.51.100.23`);
+    expect(await flushed()).toBe(1);
+    // the dedup key is the canonical address, never the header's text
+    const keys: string[] = [];
+    for await (const chunk of t.container.cache.scan('viewed:')) keys.push(...chunk);
+    expect(keys).toContain(`viewed:198.51.100.23:${b}`);
+    expect(keys).toContain(`viewed:2001:db8:aa:bb::/64:${articles[0]!.id}`);
+    expect(keys.every((k) => k.length < 120)).toBe(true);
+  });
+});
