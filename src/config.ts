@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import ipaddr from 'ipaddr.js';
 
 const Str = (opts: { default?: string } = {}) => Type.Optional(Type.String({ minLength: 1, ...opts }));
 const Url = () => Type.Optional(Type.String({ pattern: '^(https?|postgres(ql)?|redis|rediss|smtps?)://.+' }));
@@ -69,6 +70,8 @@ const EnvSchema = Type.Object({
   OPENALEX_API_URL: Url(),
   CROSSREF_API_URL: Url(),
   CITATION_REQUESTS_PER_SECOND: Int(1, 1000),
+  // outbound fetches of URLs from feed content (SSRF guard)
+  FETCH_ALLOWED_HOSTS: Type.Optional(Type.String()),
   // embeddings (DESIGN.md §4)
   EMBEDDING_URL: Url(),
   EMBEDDING_API_KEY: Str(),
@@ -139,6 +142,10 @@ export interface Config {
     secretAccessKey: string | undefined;
     publicUrl: string | undefined;
   };
+  fetch: {
+    /** hosts, IPs and CIDRs that URLs from feed content may reach even when not public */
+    allowedHosts: string[];
+  };
   citations: {
     semanticScholarUrl: string;
     openAlexUrl: string;
@@ -204,6 +211,12 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** A FETCH_ALLOWED_HOSTS entry that is neither a host name, an IP nor a CIDR: why, else null. */
+function invalidAllowEntry(entry: string): string | null {
+  if (entry.includes('/')) return ipaddr.isValidCIDR(entry) ? null : `${entry} is not a valid CIDR`;
+  return ipaddr.isValid(entry) || /^[a-z0-9.-]+$/i.test(entry) ? null : `${entry} is not a host, IP or CIDR`;
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -227,6 +240,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
+  for (const entry of list(e.FETCH_ALLOWED_HOSTS)) {
+    const problem = invalidAllowEntry(entry);
+    if (problem) problems.push(`FETCH_ALLOWED_HOSTS: ${problem}`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -291,6 +308,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       publicUrl: e.S3_PUBLIC_URL,
     },
+    fetch: { allowedHosts: list(e.FETCH_ALLOWED_HOSTS) },
     citations: {
       semanticScholarUrl: (e.SEMANTIC_SCHOLAR_API_URL ?? 'https://api.semanticscholar.org').replace(
         /\/+$/,
