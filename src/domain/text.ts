@@ -43,13 +43,7 @@ export function cleanText(input: string): string {
 export const cleanOptional = (input: string | null | undefined): string | null =>
   input == null ? null : cleanText(input) || null;
 
-/**
- * One line of plain text: whitespace runs become one space, and no space is left before closing
- * punctuation (where a tag was removed between a word and its period).
- */
+/** One line of plain text: whitespace runs become one space, no space at either end. */
 export function oneLine(input: string): string {
-  return input
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,;:!?)\]])/g, '$1')
-    .trim();
+  return input.replace(/\s+/g, ' ').trim();
 }

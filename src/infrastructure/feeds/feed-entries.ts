@@ -47,7 +47,9 @@ function absolute(href: string | null | undefined, ...bases: (string | null | un
     }
   }
   try {
-    return cleanText(new URL(href.trim(), base).toString());
+    const url = new URL(href.trim(), base);
+    // tag:, mailto:, javascript: and the like are no article address
+    return url.protocol === 'http:' || url.protocol === 'https:' ? cleanText(url.toString()) : null;
   } catch {
     return null;
   }
