@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import proxyAddr from '@fastify/proxy-addr';
+import ipaddr from 'ipaddr.js';
 
 const Str = (opts: { default?: string } = {}) => Type.Optional(Type.String({ minLength: 1, ...opts }));
 const Url = () => Type.Optional(Type.String({ pattern: '^(https?|postgres(ql)?|redis|rediss|smtps?)://.+' }));
@@ -79,6 +80,8 @@ const EnvSchema = Type.Object({
   CITATION_REQUESTS_PER_SECOND: Int(1, 1000),
   SEMANTIC_SCHOLAR_API_KEY: Str(),
   CITATION_MAILTO: Type.Optional(Type.String({ format: 'email' })),
+  // outbound fetches of URLs from feed content (SSRF guard)
+  FETCH_ALLOWED_HOSTS: Type.Optional(Type.String()),
   // embeddings (DESIGN.md §4)
   EMBEDDING_URL: Url(),
   EMBEDDING_API_KEY: Str(),
@@ -162,6 +165,10 @@ export interface Config {
     secretAccessKey: string | undefined;
     publicUrl: string | undefined;
   };
+  fetch: {
+    /** hosts, IPs and CIDRs that URLs from feed content may reach even when not public */
+    allowedHosts: string[];
+  };
   citations: {
     semanticScholarUrl: string;
     openAlexUrl: string;
@@ -241,6 +248,12 @@ function validTrustEntry(entry: string): boolean {
   }
 }
 
+/** A FETCH_ALLOWED_HOSTS entry that is neither a host name, an IP nor a CIDR: why, else null. */
+function invalidAllowEntry(entry: string): string | null {
+  if (entry.includes('/')) return ipaddr.isValidCIDR(entry) ? null : `${entry} is not a valid CIDR`;
+  return ipaddr.isValid(entry) || /^[a-z0-9.-]+$/i.test(entry) ? null : `${entry} is not a host, IP or CIDR`;
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -269,6 +282,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       problems.push(
         `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
       );
+  for (const entry of list(e.FETCH_ALLOWED_HOSTS)) {
+    const problem = invalidAllowEntry(entry);
+    if (problem) problems.push(`FETCH_ALLOWED_HOSTS: ${problem}`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -340,6 +357,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       publicUrl: e.S3_PUBLIC_URL,
     },
+    fetch: { allowedHosts: list(e.FETCH_ALLOWED_HOSTS) },
     citations: {
       semanticScholarUrl: (e.SEMANTIC_SCHOLAR_API_URL ?? 'https://api.semanticscholar.org').replace(
         /\/+$/,

@@ -20,6 +20,7 @@ import { DrizzleArticleStates } from '../infrastructure/db/repositories/article-
 import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
+import { OutboundGuard } from '../infrastructure/http/outbound-guard.js';
 import { withArticlePipelineSpan } from '../infrastructure/tracing/span-wrappers.js';
 import type { TelemetryOptions } from '../infrastructure/tracing/telemetry.js';
 import type { WireArea, WiringContext } from './context.js';
@@ -54,7 +55,8 @@ export const pipelineArea =
     const providers = new DrizzleProviderRepository(ctx.db);
     const articles = new DrizzleArticleStore(ctx.db);
     const runs = new DrizzleRunStore(ctx.db);
-    const http = new HttpFetcher(opts.fetch);
+    const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
+    ctx.onClose(() => http.close());
     const registry = new RunRegistry(() => resolveModel(providers, ctx.llm), log);
 
     const tagger = ctx.services.tagger ?? missingTagger(ctx);

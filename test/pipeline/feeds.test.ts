@@ -3,6 +3,7 @@ import { HttpPeer } from '../peers/http-peer.js';
 import { HttpFetcher } from '../../src/infrastructure/feeds/http-fetcher.js';
 import { HttpFeedReader, HttpPageReader } from '../../src/infrastructure/feeds/feed-reader.js';
 import { parseFeed } from '../../src/infrastructure/feeds/feed-parser.js';
+import { OutboundGuard } from '../../src/infrastructure/http/outbound-guard.js';
 import { arxivFeed, atomFeed, jsonFeed, makeItem, rssFeed } from '../helpers/pipeline-factories.js';
 
 const peers: HttpPeer[] = [];
@@ -146,7 +147,9 @@ describe('feed fetching', () => {
           '<html><head><title>A &amp; B</title><script>var x=1</script></head><body><nav>Menu</nav><article><p>First point.</p><p>Second point.</p></article></body></html>',
         );
     });
-    const page = await new HttpPageReader(new HttpFetcher()).read(`${peer.url}/p`);
+    const page = await new HttpPageReader(new HttpFetcher({}, new OutboundGuard(['127.0.0.1']))).read(
+      `${peer.url}/p`,
+    );
     expect(page).toEqual({ title: 'A & B', text: 'First point. Second point.' });
   });
 });

@@ -30,7 +30,20 @@ export interface FeedReader {
   }): Promise<FeedReadResult>;
 }
 
-/** Reads an article page when its feed entry carries no text. */
+/**
+ * An outbound fetch the service would not make: the URL came from feed content and its host
+ * resolves to a loopback, private, link-local or otherwise non-public address (SSRF). The fetch
+ * stage counts it as `fetch_refused` and logs the reason per article.
+ */
+export class FetchRefusedError extends Error {
+  readonly code = 'FETCH.REFUSED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'FetchRefusedError';
+  }
+}
+
+/** Reads an article page when its feed entry carries no text; throws FetchRefusedError (SSRF). */
 export interface PageReader {
   read(url: string): Promise<{ title: string | null; text: string }>;
 }

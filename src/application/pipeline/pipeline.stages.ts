@@ -16,14 +16,15 @@ import {
 } from './dedup.js';
 import type { EventBatch } from './event-bus.js';
 import type { PipelineEvents } from './pipeline.events.js';
-import type {
-  ArticleStore,
-  FeedEntry,
-  FeedReader,
-  NewArticle,
-  PageReader,
-  RunStore,
-  SourceStore,
+import {
+  FetchRefusedError,
+  type ArticleStore,
+  type FeedEntry,
+  type FeedReader,
+  type NewArticle,
+  type PageReader,
+  type RunStore,
+  type SourceStore,
 } from './pipeline.ports.js';
 import type { RunRegistry } from './run-registry.js';
 
@@ -132,8 +133,16 @@ export function createStages(d: StageDeps): PipelineStages {
             content = page.text || null;
             title ||= page.title ?? '';
           } catch (err) {
-            d.registry.count(run.id, 'fetch_failed');
-            log.warn({ event: 'scraper.page.failed', run_id: run.id, url: entry.url, error: message(err) });
+            // a page the SSRF guard would not reach is its own reason, apart from failed fetches
+            const refused = err instanceof FetchRefusedError;
+            d.registry.count(run.id, refused ? 'fetch_refused' : 'fetch_failed');
+            log.warn({
+              event: refused ? 'scraper.page.refused' : 'scraper.page.failed',
+              run_id: run.id,
+              source_id: source.id,
+              url: entry.url,
+              error: message(err),
+            });
             return null;
           }
         }

@@ -1,5 +1,5 @@
 import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
-import { htmlToText, decodeEntities } from '../../application/pipeline/text-extract.js';
+import { extractPage } from '../../application/pipeline/text-extract.js';
 import type { SourceKind } from '../../domain/catalog.js';
 import { parseFeed } from './feed-parser.js';
 import type { HttpFetcher } from './http-fetcher.js';
@@ -31,19 +31,19 @@ export class HttpFeedReader implements FeedReader {
   }
 }
 
-/** The title and readable text of an HTML page. */
+/**
+ * The title and readable text of an HTML page. Its URL came from feed content, so the fetch goes
+ * through the SSRF guard on every hop (FetchRefusedError).
+ */
 export class HttpPageReader implements PageReader {
   constructor(private readonly http: HttpFetcher) {}
 
   async read(url: string): Promise<{ title: string | null; text: string }> {
-    const doc = await this.http.get(url, { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' });
-    const html = doc.body;
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-    const main = /<(article|main)\b[^>]*>([\s\S]*?)<\/\1>/i.exec(html)?.[2];
-    const body = /<body\b[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1];
-    return {
-      title: title ? decodeEntities(title).replace(/\s+/g, ' ').trim() || null : null,
-      text: htmlToText(main ?? body ?? html),
-    };
+    const doc = await this.http.get(
+      url,
+      { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' },
+      { untrusted: true },
+    );
+    return extractPage(doc.body);
   }
 }

@@ -1,7 +1,14 @@
 /**
  * Outbound GETs for feeds and pages: a timeout over the whole exchange, a size limit on the body,
- * redirects followed by hand up to a bound, and at most `perHost` requests to one host at a time.
+ * redirects followed by hand up to a bound, at most `perHost` requests to one host at a time, the
+ * body decoded by its declared charset, and the SSRF guard on every hop of a URL that came from feed
+ * content (`untrusted`) and on any redirect of a source's own URL to another host.
  */
+import { Agent, fetch, type Response } from 'undici';
+import { FetchRefusedError } from '../../application/pipeline/pipeline.ports.js';
+import { OutboundGuard } from '../http/outbound-guard.js';
+import { decodeBody } from './charset.js';
+
 export interface FetchLimits {
   timeoutMs: number;
   maxBytes: number;
@@ -21,8 +28,15 @@ export const DEFAULT_LIMITS: FetchLimits = {
 export interface FetchedDocument {
   status: number;
   url: string;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   body: string;
+  /** the charset the body was decoded with */
+  charset: string;
+}
+
+export interface GetOptions {
+  /** the URL came from feed content: every hop goes through the SSRF guard */
+  untrusted?: boolean;
 }
 
 export class FetchError extends Error {
@@ -59,21 +73,38 @@ class HostLimiter {
 export class HttpFetcher {
   private readonly limiter: HostLimiter;
   readonly limits: FetchLimits;
+  private readonly open: Agent;
+  private readonly guarded: Agent;
 
-  constructor(limits: Partial<FetchLimits> = {}) {
+  /** Without a guard, URLs from feed content may reach public addresses only. */
+  constructor(limits: Partial<FetchLimits> = {}, guard: OutboundGuard = new OutboundGuard()) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.limiter = new HostLimiter(this.limits.perHost);
+    const connectTimeoutMs = this.limits.timeoutMs;
+    this.open = new Agent({ connect: { timeout: connectTimeoutMs } });
+    this.guarded = guard.dispatcher({ connectTimeoutMs });
+  }
+
+  /** Closes the kept-alive connections. */
+  async close(): Promise<void> {
+    await Promise.all([this.open.close(), this.guarded.close()]);
   }
 
   /** GET with redirects; a 304 answer is returned as such (conditional GET), other non-2xx throw. */
-  async get(url: string, headers: Record<string, string> = {}): Promise<FetchedDocument> {
+  async get(
+    url: string,
+    headers: Record<string, string> = {},
+    opts: GetOptions = {},
+  ): Promise<FetchedDocument> {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     let current = url;
+    const origin = new URL(url).hostname;
     try {
       for (let hop = 0; ; hop++) {
         const u = new URL(current);
         if (u.protocol !== 'http:' && u.protocol !== 'https:')
           throw new FetchError(`unsupported URL ${current}`);
+        const dispatcher = opts.untrusted || u.hostname !== origin ? this.guarded : this.open;
         const result = await this.limiter.run(
           u.host,
           async (): Promise<{ doc: FetchedDocument } | { redirect: string | null }> => {
@@ -81,20 +112,20 @@ export class HttpFetcher {
               headers: { 'user-agent': this.limits.userAgent, ...headers },
               redirect: 'manual',
               signal,
+              dispatcher,
             });
             if (res.status >= 300 && res.status < 400 && res.status !== 304) {
               await res.body?.cancel();
               return { redirect: res.headers.get('location') };
             }
             if (res.status === 304)
-              return { doc: { status: 304, url: current, headers: res.headers, body: '' } };
+              return { doc: { status: 304, url: current, headers: res.headers, body: '', charset: 'utf-8' } };
             if (!res.ok) {
               await res.body?.cancel();
               throw new FetchError(`HTTP ${res.status} from ${u.host}`, res.status);
             }
-            return {
-              doc: { status: res.status, url: current, headers: res.headers, body: await this.readBody(res) },
-            };
+            const { text, charset } = decodeBody(await this.readBody(res), res.headers.get('content-type'));
+            return { doc: { status: res.status, url: current, headers: res.headers, body: text, charset } };
           },
         );
         if ('doc' in result) return result.doc;
@@ -104,8 +135,9 @@ export class HttpFetcher {
         current = new URL(result.redirect, current).toString();
       }
     } catch (err) {
-      if (err instanceof FetchError) throw err;
+      if (err instanceof FetchError || err instanceof FetchRefusedError) throw err;
       const e = err as Error;
+      if (e.cause instanceof FetchRefusedError) throw e.cause;
       if (e.name === 'TimeoutError' || e.name === 'AbortError')
         throw new FetchError(`timed out after ${this.limits.timeoutMs} ms`);
       throw new FetchError(
@@ -114,13 +146,13 @@ export class HttpFetcher {
     }
   }
 
-  private async readBody(res: Response): Promise<string> {
+  private async readBody(res: Response): Promise<Uint8Array> {
     const declared = Number(res.headers.get('content-length') ?? '0');
     if (declared > this.limits.maxBytes) {
       await res.body?.cancel();
       throw new FetchError(`body larger than ${this.limits.maxBytes} bytes`);
     }
-    if (!res.body) return '';
+    if (!res.body) return new Uint8Array();
     const reader = res.body.getReader();
     const parts: Uint8Array[] = [];
     let size = 0;
@@ -134,6 +166,6 @@ export class HttpFetcher {
       }
       parts.push(value);
     }
-    return Buffer.concat(parts).toString('utf8');
+    return Buffer.concat(parts);
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * Bytes of a fetched document to text. The charset comes from, in order: the HTTP Content-Type
+ * header, a byte order mark, the XML declaration, an HTML `<meta charset>`, else UTF-8. Only the
+ * first 1024 bytes are looked at for a declaration (the HTML prescan's window), so the cost does
+ * not grow with the body.
+ */
+import iconv from 'iconv-lite';
+
+const PRESCAN = 1024;
+
+/** The charset parameter of a Content-Type header value. */
+export function headerCharset(contentType: string | null | undefined): string | null {
+  if (!contentType) return null;
+  for (const part of contentType.split(';').slice(1)) {
+    const [key, value] = part.split('=', 2).map((s) => s.trim());
+    if (key?.toLowerCase() === 'charset' && value) return value.replace(/^["']|["']$/g, '') || null;
+  }
+  return null;
+}
+
+function bomCharset(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return null;
+}
+
+/** `encoding` of `<?xml ...?>` or the charset of `<meta charset>` / `<meta http-equiv content>`. */
+function declaredCharset(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.subarray(0, PRESCAN)).toString('latin1');
+  const xml = /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([\w.:-]{1,40})["']/i.exec(head);
+  if (xml) return xml[1]!;
+  return /<meta\s[^>]*?charset\s*=\s*["']?([\w.:-]{1,40})/i.exec(head)?.[1] ?? null;
+}
+
+const usable = (charset: string | null): charset is string => !!charset && iconv.encodingExists(charset);
+
+/** The text of a body and the charset it was read with. */
+export function decodeBody(
+  bytes: Uint8Array,
+  contentType: string | null | undefined,
+): { text: string; charset: string } {
+  const charset =
+    [headerCharset(contentType), bomCharset(bytes), declaredCharset(bytes)].find(usable) ?? 'utf-8';
+  return {
+    text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset),
+    charset,
+  };
+}
