@@ -8,12 +8,19 @@ import {
   normalizeTitle,
 } from './dedup.js';
 
-const cand = (url: string, over: Partial<{ doi: string; arxivId: string; title: string }> = {}) => ({
+const TOPIC_A = 'topic-a';
+const cand = (
+  url: string,
+  over: Partial<{ doi: string; arxivId: string; title: string; publishedAt: Date; topicId: string }> = {},
+) => ({
   url,
   canonicalUrl: canonicalizeUrl(url),
   doi: over.doi ?? null,
   arxivId: over.arxivId ?? null,
   normalizedTitle: normalizeTitle(over.title ?? url),
+  publishedAt: over.publishedAt ?? null,
+  topicId: over.topicId ?? TOPIC_A,
+  sourceId: `source-of-${over.topicId ?? TOPIC_A}`,
 });
 
 describe('de-duplication rules', () => {

@@ -64,7 +64,12 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 function whereOf(f: ArticleFilter): SQL {
   const parts: SQL[] = [sql`true`];
-  if (f.topicId) parts.push(sql`a.topic_id = ${f.topicId}`);
+  // topic filter: every topic whose sources carried the article, not only its primary one
+  // (article_topics; a semi-join probing its (article_id, topic_id) key, docs/decisions.md)
+  if (f.topicId)
+    parts.push(
+      sql`exists (select 1 from article_topics lt where lt.article_id = a.id and lt.topic_id = ${f.topicId})`,
+    );
   if (f.source) parts.push(sql`a.source = ${f.source}`);
   if (f.q) parts.push(sql`a.title ilike ${`%${escapeLike(f.q)}%`}`);
   if (f.tag)
