@@ -122,6 +122,25 @@ describe.each(dbKinds())('the pipeline store under bad values (%s)', (kind) => {
     expect(row!.finishedAt).not.toBeNull();
   });
 
+  it('still ends the run when its error cannot be written: a minimal error and the counts', async () => {
+    const run = await runs.create({ trigger: 'test', correlationId: 'c3' });
+    // a database that refuses long error texts (a stand-in for any refusal of the first write)
+    await database.db.execute(
+      sql`alter table scraper_runs add constraint short_error check (error is null or length(error) < 60)`,
+    );
+    try {
+      await runs.finish(run.id, { status: 'failed', counts: { refused: 2 }, error: 'x'.repeat(500) });
+    } finally {
+      await database.db.execute(sql`alter table scraper_runs drop constraint short_error`);
+    }
+    const [row] = await database.db.select().from(scraperRuns).where(eq(scraperRuns.id, run.id));
+    expect(row).toMatchObject({
+      status: 'failed',
+      counts: { refused: 2 },
+      error: 'failed; the error text could not be stored',
+    });
+  });
+
   it('links an article to more topics, once each, skipping sources and topics deleted meanwhile', async () => {
     const [kept] = (await store.insertMany([newArticle(topicId, sourceId)])).inserted;
     const other = await makeTopic(database.db);
@@ -159,6 +178,19 @@ describe.each(dbKinds())('the pipeline store under bad values (%s)', (kind) => {
     const recent = new Date();
     await setMetric(database.db, bare.id, 'citation_count', null);
     await setMetric(database.db, dated.id, 'citation_count', 7);
+    const poisoned = await makeArticle(database.db, { topicId });
+    expect(
+      await store.enrich([
+        {
+          canonicalUrl: poisoned.canonicalUrl,
+          doi: '10.1/\u0000x',
+          arxivId: null,
+          publishedAt: new Date('2026-05-06T00:00:00Z'),
+        },
+      ]),
+    ).toBe(1);
+    const [p] = await database.db.select().from(articles).where(eq(articles.id, poisoned.id));
+    expect(p).toMatchObject({ doi: null, publishedAt: new Date('2026-05-06T00:00:00Z') });
     const changed = await store.enrich([
       {
         canonicalUrl: bare.canonicalUrl,

@@ -171,7 +171,12 @@ export class DrizzleArticleStore implements ArticleStore {
 
   async enrich(enrichments: Enrichment[]): Promise<number> {
     let changed = 0;
-    for (const part of chunks(enrichments.filter((e) => !unstorable(e.canonicalUrl)))) {
+    // an identifier the database cannot hold is not offered (it would fail the whole statement)
+    const storable = (v: string | null) => (v !== null && !unstorable(v) ? v : null);
+    const clean = enrichments
+      .filter((e) => !unstorable(e.canonicalUrl))
+      .map((e) => ({ ...e, doi: storable(e.doi), arxivId: storable(e.arxivId) }));
+    for (const part of chunks(clean)) {
       if (!part.length) continue;
       // Only what the stored row lacks is filled (coalesce, also against a concurrent writer).
       // An article that gains an identifier has its metric values marked stale, so the next
@@ -274,7 +279,7 @@ export class DrizzleRunStore implements RunStore {
     try {
       await write(error, result.counts);
     } catch {
-      await write(`${result.status}; the error text could not be stored`, {});
+      await write(`${result.status}; the error text could not be stored`, result.counts);
     }
   }
 
