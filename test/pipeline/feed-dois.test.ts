@@ -67,6 +67,9 @@ describe('DOIs read from feeds (prism:doi, dc:identifier, links)', () => {
       doi: e.doi,
       arxivId: e.arxivId ?? extractArxivId(e.url),
       normalizedTitle: normalizeTitle(e.title),
+      publishedAt: null,
+      topicId: 'topic',
+      sourceId: null,
     }));
     const known = emptyKnownKeys();
     const { fresh, skipped } = dedupCandidates(candidates, known);
@@ -81,6 +84,9 @@ describe('DOIs read from feeds (prism:doi, dc:identifier, links)', () => {
           doi: extractDoi(`https://doi.org/${encodePath(AR8.toUpperCase())}`),
           arxivId: null,
           normalizedTitle: 'mirror copy of the first structure',
+          publishedAt: null,
+          topicId: 'topic',
+          sourceId: null,
         },
       ],
       known,

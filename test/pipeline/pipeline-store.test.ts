@@ -60,7 +60,7 @@ describe.each(dbKinds())('the pipeline article store on %s', (kind) => {
       metadata: { nested: { quote: '"', slash: '\\', list: [1, null, 'a,b'] }, empty: {} },
     });
     const plain = newArticle(topicId, sourceId);
-    const inserted = await store.insertMany([awkward, plain]);
+    const { inserted } = await store.insertMany([awkward, plain]);
     expect(inserted.map((r) => r.canonicalUrl)).toEqual([awkward.canonicalUrl, plain.canonicalUrl]);
 
     const rows = await stored(inserted.map((r) => r.id));
@@ -90,13 +90,13 @@ describe.each(dbKinds())('the pipeline article store on %s', (kind) => {
     // a canonical URL stored meanwhile is left out of the answer, the others go in
     const again = newArticle(topicId, sourceId);
     const second = await store.insertMany([{ ...plain, title: 'other' }, again]);
-    expect(second.map((r) => r.canonicalUrl)).toEqual([again.canonicalUrl]);
+    expect(second.inserted.map((r) => r.canonicalUrl)).toEqual([again.canonicalUrl]);
   });
 
   it('writes the patches of concurrent callers, merging metadata and translations into what is stored', async () => {
-    const ids = (await store.insertMany(Array.from({ length: 6 }, () => newArticle(topicId, sourceId)))).map(
-      (r) => r.id,
-    );
+    const ids = (
+      await store.insertMany(Array.from({ length: 6 }, () => newArticle(topicId, sourceId)))
+    ).inserted.map((r) => r.id);
     // different shapes in the same turn, and two patches of one article one after the other
     await Promise.all([
       ...ids.slice(0, 3).map((id, i) =>
@@ -151,9 +151,9 @@ describe.each(dbKinds())('the pipeline article store on %s', (kind) => {
   });
 
   it('a patch the database refuses fails alone: the others written with it are stored', async () => {
-    const ids = (await store.insertMany(Array.from({ length: 5 }, () => newArticle(topicId, sourceId)))).map(
-      (r) => r.id,
-    );
+    const ids = (
+      await store.insertMany(Array.from({ length: 5 }, () => newArticle(topicId, sourceId)))
+    ).inserted.map((r) => r.id);
     const patch = (summary: string) => ({
       summary,
       processingStatus: 'analyzed',

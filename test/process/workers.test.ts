@@ -104,10 +104,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two workers on PostgreSQL', () 
         runId: run.id,
       })),
     );
-    expect(stored).toHaveLength(N);
+    expect(stored.inserted).toHaveLength(N);
     const sent = await container.queue.send(
       ARTICLE_QUEUE,
-      stored.map((s) => ({
+      stored.inserted.map((s) => ({
         key: s.id,
         data: { articleId: s.id, runId: run.id, topicId: topic.id, url: s.canonicalUrl, source: 'Feed' },
       })),
@@ -133,7 +133,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two workers on PostgreSQL', () 
     // exactly once: N analyses in all, N distinct articles, none in both workers' logs
     expect(all).toHaveLength(N);
     expect(new Set(all).size).toBe(N);
-    expect(new Set(stored.map((s) => s.id))).toEqual(new Set(all));
+    expect(new Set(stored.inserted.map((s) => s.id))).toEqual(new Set(all));
     // both shared the queue
     expect(byA.length).toBeGreaterThan(0);
     expect(byB.length).toBeGreaterThan(0);

@@ -8,12 +8,19 @@ import {
   normalizeTitle,
 } from './dedup.js';
 
-const cand = (url: string, over: Partial<{ doi: string; arxivId: string; title: string }> = {}) => ({
+const TOPIC_A = 'topic-a';
+const cand = (
+  url: string,
+  over: Partial<{ doi: string; arxivId: string; title: string; publishedAt: Date; topicId: string }> = {},
+) => ({
   url,
   canonicalUrl: canonicalizeUrl(url),
   doi: over.doi ?? null,
   arxivId: over.arxivId ?? null,
   normalizedTitle: normalizeTitle(over.title ?? url),
+  publishedAt: over.publishedAt ?? null,
+  topicId: over.topicId ?? TOPIC_A,
+  sourceId: `source-of-${over.topicId ?? TOPIC_A}`,
 });
 
 describe('de-duplication rules', () => {
@@ -68,5 +75,109 @@ describe('de-duplication rules', () => {
       { url: 'https://d.example/four', reason: 'arxiv_id', duplicateOf: 'https://c.example/three' },
       { url: 'https://e.example/five', reason: 'title', duplicateOf: 'https://a.example/one' },
     ]);
+  });
+
+  describe('what a skipped duplicate knows reaches the kept article', () => {
+    const date = new Date('2026-11-03T09:00:00Z');
+    const TITLE = 'Sparse attention for protein complexes';
+    const syndicated = cand('https://aggregator.example/story/1', { title: TITLE });
+    const publisher = cand('https://journal.example/paper/1', {
+      title: TITLE,
+      doi: '10.5555/p.1',
+      arxivId: '2411.00001',
+      publishedAt: date,
+    });
+
+    it('in one run, whichever copy comes first, the fresh article carries DOI, arXiv id and date', () => {
+      for (const order of [
+        [syndicated, publisher],
+        [publisher, syndicated],
+      ]) {
+        const { fresh, skipped, enrichments } = dedupCandidates(order, emptyKnownKeys());
+        expect(fresh).toHaveLength(1);
+        expect(fresh[0]).toMatchObject({
+          url: order[0]!.url,
+          doi: '10.5555/p.1',
+          arxivId: '2411.00001',
+          publishedAt: date,
+        });
+        expect(skipped).toEqual([
+          { url: order[1]!.url, reason: 'title', duplicateOf: order[0]!.canonicalUrl },
+        ]);
+        expect(enrichments).toEqual([]);
+      }
+      // the candidates given are left as they were
+      expect(syndicated.doi).toBeNull();
+    });
+
+    it('a later copy with only the DOI finds the enriched article by it', () => {
+      const doiOnly = cand('https://doi.example/landing', { title: 'Landing page', doi: '10.5555/p.1' });
+      const { fresh, skipped } = dedupCandidates([syndicated, publisher, doiOnly], emptyKnownKeys());
+      expect(fresh.map((f) => f.url)).toEqual([syndicated.url]);
+      expect(skipped[1]).toEqual({ url: doiOnly.url, reason: 'doi', duplicateOf: syndicated.canonicalUrl });
+    });
+
+    it('a stored article lacking them gets an enrichment; one that has them does not', () => {
+      const known = emptyKnownKeys();
+      known.url.set(syndicated.canonicalUrl, syndicated.canonicalUrl);
+      known.title.set(syndicated.normalizedTitle, syndicated.canonicalUrl);
+      known.articles.set(syndicated.canonicalUrl, {
+        doi: null,
+        arxivId: null,
+        publishedAt: null,
+        topicIds: [TOPIC_A],
+      });
+      const first = dedupCandidates([publisher], known);
+      expect(first.fresh).toEqual([]);
+      expect(first.enrichments).toEqual([
+        {
+          canonicalUrl: syndicated.canonicalUrl,
+          doi: '10.5555/p.1',
+          arxivId: '2411.00001',
+          publishedAt: date,
+        },
+      ]);
+      // the same copy again (next run, the article now has them): nothing to fill
+      const again = dedupCandidates([publisher], known);
+      expect(again.enrichments).toEqual([]);
+    });
+
+    it('never copies an identifier another article holds', () => {
+      const known = emptyKnownKeys();
+      known.url.set(syndicated.canonicalUrl, syndicated.canonicalUrl);
+      known.articles.set(syndicated.canonicalUrl, {
+        doi: null,
+        arxivId: null,
+        publishedAt: null,
+        topicIds: [TOPIC_A],
+      });
+      known.doi.set('10.5555/p.1', 'https://other.example/paper');
+      // same URL as the stored syndicated copy, carrying a DOI that belongs to another article
+      const copy = { ...cand(syndicated.url, { title: TITLE, doi: '10.5555/p.1' }) };
+      const { enrichments, skipped } = dedupCandidates([copy], known);
+      expect(skipped[0]!.reason).toBe('url');
+      expect(enrichments).toEqual([]);
+    });
+
+    it('a copy from another topic links the kept article to it, once', () => {
+      const known = emptyKnownKeys();
+      known.url.set(syndicated.canonicalUrl, syndicated.canonicalUrl);
+      known.articles.set(syndicated.canonicalUrl, {
+        doi: null,
+        arxivId: null,
+        publishedAt: null,
+        topicIds: [TOPIC_A],
+      });
+      const inB = { ...syndicated, topicId: 'topic-b', sourceId: 'source-of-topic-b' };
+      const fresh = cand('https://new.example/x', { title: 'A brand new article here' });
+      const freshInB = { ...fresh, topicId: 'topic-b', sourceId: 'source-of-topic-b' };
+      const out = dedupCandidates([syndicated, inB, inB, fresh, freshInB, freshInB], known);
+      expect(out.links).toEqual([
+        { canonicalUrl: syndicated.canonicalUrl, topicId: 'topic-b', sourceId: 'source-of-topic-b' },
+      ]);
+      expect(out.fresh).toEqual([
+        { ...fresh, alsoIn: [{ topicId: 'topic-b', sourceId: 'source-of-topic-b' }] },
+      ]);
+    });
   });
 });

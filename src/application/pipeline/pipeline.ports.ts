@@ -1,5 +1,5 @@
 import type { Provider, Source, SourceKind } from '../../domain/catalog.js';
-import type { DedupKeys, DuplicateSkip, KnownKeys } from './dedup.js';
+import type { DedupKeys, DuplicateSkip, Enrichment, KnownKeys, TopicLink } from './dedup.js';
 import type { PipelineCompletedEvent } from './pipeline.events.js';
 
 /** One entry of a feed, as the parser found it. */
@@ -72,7 +72,25 @@ export interface NewArticle extends DedupKeys {
   publishedAt: Date | null;
   metadata: Record<string, unknown>;
   runId: string;
+  /** other topics whose sources carried the same item in this run (linked when it is stored) */
+  alsoIn?: { topicId: string; sourceId: string | null }[];
 }
+
+export interface RefusedArticle {
+  url: string;
+  canonicalUrl: string;
+  /** why the database refused it, control characters removed */
+  reason: string;
+}
+
+export interface InsertOutcome {
+  inserted: { id: string; canonicalUrl: string }[];
+  refused: RefusedArticle[];
+}
+
+/** A skipped item as recorded for the run: a duplicate, or an item the store refused. */
+export type SkipRecord =
+  DuplicateSkip | { url: string; reason: 'refused'; duplicateOf: null; detail: string };
 
 export interface PipelineArticle {
   id: string;
@@ -108,8 +126,19 @@ export interface ArticleStore {
     arxivIds: string[];
     titles: string[];
   }): Promise<KnownKeys>;
-  /** inserts; an article whose canonical URL appeared meanwhile is left out of the answer */
-  insertMany(rows: NewArticle[]): Promise<{ id: string; canonicalUrl: string }[]>;
+  /**
+   * Inserts; an article whose canonical URL appeared meanwhile is left out of the answer. A row
+   * the database refuses (a value it cannot store) is refused alone, with the database's reason;
+   * every other row is still inserted.
+   */
+  insertMany(rows: NewArticle[]): Promise<InsertOutcome>;
+  /** adds topics to stored articles (by canonical URL); a link already there is kept as it is */
+  linkTopics(links: TopicLink[]): Promise<void>;
+  /**
+   * Fills a stored article's DOI, arXiv id or publication date where it has none; an article
+   * that gains an identifier becomes due for its metric refresh. Answers how many were changed.
+   */
+  enrich(enrichments: Enrichment[]): Promise<number>;
   get(id: string): Promise<PipelineArticle | null>;
   update(id: string, patch: ArticlePatch): Promise<void>;
 }
@@ -134,7 +163,7 @@ export interface RunStore {
     result: { status: RunStatus; counts: Record<string, number>; error: string | null },
   ): Promise<void>;
   get(id: string): Promise<RunRecord | null>;
-  recordSkips(runId: string, skips: DuplicateSkip[]): Promise<void>;
+  recordSkips(runId: string, skips: SkipRecord[]): Promise<void>;
 }
 
 export interface ProviderLookup {

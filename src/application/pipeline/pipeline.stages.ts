@@ -44,6 +44,12 @@ export interface DedupOutcome {
   skipped: DuplicateSkip[];
 }
 
+/** The new articles' metadata repeats their identifiers: keep it current after a merge. */
+const withIdentifiers = (a: NewArticle): NewArticle =>
+  a.metadata.doi === a.doi && a.metadata.arxiv_id === a.arxivId
+    ? a
+    : { ...a, metadata: { ...a.metadata, doi: a.doi, arxiv_id: a.arxivId } };
+
 export interface PipelineStages {
   discover(run: RunInfo): Promise<Discovery>;
   fetch(run: RunInfo, discovery: Discovery): Promise<NewArticle[]>;
@@ -191,16 +197,52 @@ export function createStages(d: StageDeps): PipelineStages {
       });
       const outcome = dedupCandidates(candidates, known);
       if (outcome.skipped.length) await d.runs.recordSkips(run.id, outcome.skipped);
+      // what the skipped copies bring to stored articles is written now; to the fresh ones it
+      // travels with them (merged fields, `alsoIn`) into publish
+      if (outcome.enrichments.length) {
+        const n = await d.articles.enrich(outcome.enrichments);
+        if (n) d.registry.count(run.id, 'enriched', n);
+      }
+      if (outcome.links.length) {
+        await d.articles.linkTopics(outcome.links);
+        d.registry.count(run.id, 'topic_links', outcome.links.length);
+      }
       d.registry.count(run.id, 'duplicates', outcome.skipped.length);
       for (const reason of ['url', 'doi', 'arxiv_id', 'title'] as const) {
         const n = outcome.skipped.filter((s) => s.reason === reason).length;
         if (n) d.registry.count(run.id, `duplicates_${reason}`, n);
       }
-      return outcome;
+      return { fresh: outcome.fresh.map(withIdentifiers), skipped: outcome.skipped };
     },
 
     async publish(run, fresh, batch) {
-      const inserted = await d.articles.insertMany(fresh);
+      const { inserted, refused } = await d.articles.insertMany(fresh);
+      if (refused.length) {
+        // one bad item never blocks the run: it is refused alone, with the database's reason
+        d.registry.count(run.id, 'refused', refused.length);
+        for (const r of refused)
+          log.warn({ event: 'scraper.article.refused', run_id: run.id, url: r.url, error: r.reason });
+        await d.runs.recordSkips(
+          run.id,
+          refused.map((r) => ({ url: r.url, reason: 'refused', duplicateOf: null, detail: r.reason })),
+        );
+      }
+      // the topics of other sources that carried an item in this run; and an item stored
+      // meanwhile by someone else (its canonical URL won) still gains this source's topic
+      const insertedUrls = new Set(inserted.map((r) => r.canonicalUrl));
+      const refusedUrls = new Set(refused.map((r) => r.canonicalUrl));
+      const links = fresh
+        .filter((a) => !refusedUrls.has(a.canonicalUrl))
+        .flatMap((a) =>
+          [
+            ...(insertedUrls.has(a.canonicalUrl) ? [] : [{ topicId: a.topicId, sourceId: a.sourceId }]),
+            ...(a.alsoIn ?? []),
+          ].map((t) => ({ canonicalUrl: a.canonicalUrl, ...t })),
+        );
+      if (links.length) {
+        await d.articles.linkTopics(links);
+        d.registry.count(run.id, 'topic_links', links.length);
+      }
       const byUrl = new Map(fresh.map((a) => [a.canonicalUrl, a]));
       for (const row of inserted) {
         const a = byUrl.get(row.canonicalUrl)!;

@@ -64,7 +64,12 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 function whereOf(f: ArticleFilter): SQL {
   const parts: SQL[] = [sql`true`];
-  if (f.topicId) parts.push(sql`a.topic_id = ${f.topicId}`);
+  // topic filter: every topic whose sources carried the article, not only its primary one
+  // (article_topics; a semi-join probing its (article_id, topic_id) key, docs/decisions.md)
+  if (f.topicId)
+    parts.push(
+      sql`exists (select 1 from article_topics lt where lt.article_id = a.id and lt.topic_id = ${f.topicId})`,
+    );
   if (f.source) parts.push(sql`a.source = ${f.source}`);
   if (f.q) parts.push(sql`a.title ilike ${`%${escapeLike(f.q)}%`}`);
   if (f.tag)
@@ -202,9 +207,20 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   }
 }
 
-/** Exact count of the matches, stopping at EXACT_TOTAL_CAP + 1. */
+/** true when the topic is the filter's only condition (whatever fields the filter gains later) */
+const topicOnly = (f: ArticleFilter): f is ArticleFilter & { topicId: string } =>
+  !!f.topicId && Object.entries(f).every(([k, v]) => k === 'topicId' || v === undefined || v === null);
+
+/**
+ * Exact count of the matches, stopping at EXACT_TOTAL_CAP + 1. A topic alone is counted in its
+ * link range (every link has its article: foreign key, cascade); through the articles it would be
+ * a merge join over the articles' key (docs/decisions.md "Topics and duplicates").
+ */
 export const cappedCountSql = (filter: ArticleFilter): SQL =>
-  sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter)} limit ${EXACT_TOTAL_CAP + 1}) c`;
+  topicOnly(filter)
+    ? sql`select count(*)::int as n from (select 1 from article_topics lt where lt.topic_id = ${filter.topicId}
+          limit ${EXACT_TOTAL_CAP + 1}) c`
+    : sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter)} limit ${EXACT_TOTAL_CAP + 1}) c`;
 
 /**
  * A sort by a value kept in a side table (a metric in article_metrics, the view count in

@@ -2,23 +2,37 @@ import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type {
   ArticlePatch,
   ArticleStore,
+  InsertOutcome,
   NewArticle,
   PipelineArticle,
   RunRecord,
   RunStatus,
   RunStore,
+  SkipRecord,
 } from '../../../application/pipeline/pipeline.ports.js';
 import {
   emptyKnownKeys,
   titleKey,
-  type DuplicateSkip,
+  type Enrichment,
   type KnownKeys,
+  type TopicLink,
 } from '../../../application/pipeline/dedup.js';
 import { rowsOf, type Db } from '../client.js';
+import { errorText, isRowError, storableText, unstorable } from '../safe-text.js';
 import { ArticlePatchBatch } from './article-patch-batch.js';
 import { articles, scraperRuns, scraperSkips } from '../schema/index.js';
 
 const CHUNK = 500;
+/** a text[] parameter (nulls kept), one parameter whatever the length, on both drivers */
+const textArray = (values: (string | null)[]) => sql`${sql.param(values)}::text[]`;
+/** uuid[] comes back as an array from node-postgres and PGlite, as '{a,b}' from some paths */
+const uuidList = (v: string[] | string): string[] =>
+  Array.isArray(v)
+    ? v
+    : v
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
 const chunks = <T>(items: T[], size = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
@@ -68,14 +82,17 @@ export class DrizzleArticleStore implements ArticleStore {
     titles: string[];
   }): Promise<KnownKeys> {
     const known = emptyKnownKeys();
-    const size = Math.max(keys.urls.length, keys.dois.length, keys.arxivIds.length, keys.titles.length);
+    // a key the database cannot hold cannot match a stored article (and would fail the query)
+    const storable = (l: string[]) => l.filter((k) => !unstorable(k));
+    const [urls, dois, arxivIds, titles] = [keys.urls, keys.dois, keys.arxivIds, keys.titles].map(storable);
+    const size = Math.max(urls!.length, dois!.length, arxivIds!.length, titles!.length);
     for (let i = 0; i < size; i += CHUNK) {
       const part = (l: string[]) => l.slice(i, i + CHUNK);
       const conds: SQL[] = [];
-      if (part(keys.urls).length) conds.push(inArray(articles.canonicalUrl, part(keys.urls)));
-      if (part(keys.dois).length) conds.push(inArray(articles.doi, part(keys.dois)));
-      if (part(keys.arxivIds).length) conds.push(inArray(articles.arxivId, part(keys.arxivIds)));
-      if (part(keys.titles).length) conds.push(inArray(articles.normalizedTitle, part(keys.titles)));
+      if (part(urls!).length) conds.push(inArray(articles.canonicalUrl, part(urls!)));
+      if (part(dois!).length) conds.push(inArray(articles.doi, part(dois!)));
+      if (part(arxivIds!).length) conds.push(inArray(articles.arxivId, part(arxivIds!)));
+      if (part(titles!).length) conds.push(inArray(articles.normalizedTitle, part(titles!)));
       if (!conds.length) continue;
       const rows = await this.db
         .select({
@@ -83,6 +100,9 @@ export class DrizzleArticleStore implements ArticleStore {
           doi: articles.doi,
           arxivId: articles.arxivId,
           normalizedTitle: articles.normalizedTitle,
+          publishedAt: articles.publishedAt,
+          topicIds: sql<string[] | string>`array(select lt.topic_id from article_topics lt
+            where lt.article_id = ${articles.id})`,
         })
         .from(articles)
         .where(or(...conds));
@@ -92,18 +112,110 @@ export class DrizzleArticleStore implements ArticleStore {
         if (r.arxivId) known.arxiv_id.set(r.arxivId, r.canonicalUrl);
         const t = titleKey(r.normalizedTitle);
         if (t) known.title.set(t, r.canonicalUrl);
+        known.articles.set(r.canonicalUrl, {
+          doi: r.doi,
+          arxivId: r.arxivId,
+          publishedAt: r.publishedAt,
+          topicIds: uuidList(r.topicIds),
+        });
       }
     }
     return known;
   }
 
-  async insertMany(rows: NewArticle[]): Promise<{ id: string; canonicalUrl: string }[]> {
-    const out: { id: string; canonicalUrl: string }[] = [];
-    for (const part of chunks(rows)) {
-      if (part.length)
-        out.push(...rowsOf<{ id: string; canonicalUrl: string }>(await this.db.execute(insert(part))));
+  async insertMany(rows: NewArticle[]): Promise<InsertOutcome> {
+    const outcome: InsertOutcome = { inserted: [], refused: [] };
+    for (const part of chunks(rows)) if (part.length) await this.insertPart(part, outcome);
+    return outcome;
+  }
+
+  /**
+   * One statement for the part; when the database refuses a value in it (a NUL byte, a bad
+   * date, a row too large for an index), the part is halved until the refused row stands alone,
+   * so one bad item costs about 2·log2(500) statements and every other row is still stored.
+   * Errors that are not about a row's values (the database is away) fail the whole insert.
+   */
+  private async insertPart(part: NewArticle[], outcome: InsertOutcome): Promise<void> {
+    try {
+      outcome.inserted.push(
+        ...rowsOf<{ id: string; canonicalUrl: string }>(await this.db.execute(insert(part))),
+      );
+    } catch (err) {
+      if (!isRowError(err)) throw err;
+      if (part.length === 1) {
+        const [a] = part;
+        outcome.refused.push({ url: a!.url, canonicalUrl: a!.canonicalUrl, reason: errorText(err) });
+        return;
+      }
+      const half = Math.ceil(part.length / 2);
+      await this.insertPart(part.slice(0, half), outcome);
+      await this.insertPart(part.slice(half), outcome);
     }
-    return out;
+  }
+
+  async linkTopics(links: TopicLink[]): Promise<void> {
+    for (const part of chunks(links.filter((l) => !unstorable(l.canonicalUrl)))) {
+      if (!part.length) continue;
+      // sources or topics deleted meanwhile are left out rather than failing the statement
+      await this.db.execute(sql`
+        insert into article_topics (article_id, topic_id, source_id)
+        select a.id, t.id, s.id
+        from unnest(${textArray(part.map((l) => l.canonicalUrl))}, ${textArray(part.map((l) => l.topicId))}::uuid[],
+                    ${textArray(part.map((l) => l.sourceId))}::uuid[]) as x(url, topic_id, source_id)
+        join articles a on a.canonical_url = x.url
+        join topics t on t.id = x.topic_id
+        left join sources s on s.id = x.source_id
+        on conflict (article_id, topic_id) do nothing`);
+    }
+  }
+
+  async enrich(enrichments: Enrichment[]): Promise<number> {
+    let changed = 0;
+    // an identifier the database cannot hold is not offered (it would fail the whole statement)
+    const storable = (v: string | null) => (v !== null && !unstorable(v) ? v : null);
+    const clean = enrichments
+      .filter((e) => !unstorable(e.canonicalUrl))
+      .map((e) => ({ ...e, doi: storable(e.doi), arxivId: storable(e.arxivId) }));
+    for (const part of chunks(clean)) {
+      if (!part.length) continue;
+      // Only what the stored row lacks is filled (coalesce, also against a concurrent writer).
+      // An article that gains an identifier has its metric values marked stale, so the next
+      // metric refresh looks it up (a value stored as null "no identifier" would wait a day).
+      const [row] = rowsOf<{ n: number | string }>(
+        await this.db.execute(sql`
+          with x as (
+            select * from unnest(${textArray(part.map((e) => e.canonicalUrl))},
+                                 ${textArray(part.map((e) => e.doi))},
+                                 ${textArray(part.map((e) => e.arxivId))},
+                                 ${textArray(part.map((e) => e.publishedAt?.toISOString() ?? null))}::timestamptz[])
+              as x(url, doi, arxiv_id, published_at)),
+          t as (
+            select a.id, x.doi, x.arxiv_id, x.published_at,
+                   (a.doi is null and x.doi is not null)
+                     or (a.arxiv_id is null and x.arxiv_id is not null) as gains_id
+            from articles a join x on a.canonical_url = x.url
+            where (a.doi is null and x.doi is not null)
+               or (a.arxiv_id is null and x.arxiv_id is not null)
+               or (a.published_at is null and x.published_at is not null)),
+          u as (
+            update articles a set
+              doi = coalesce(a.doi, t.doi),
+              arxiv_id = coalesce(a.arxiv_id, t.arxiv_id),
+              published_at = coalesce(a.published_at, t.published_at),
+              metadata = a.metadata || jsonb_strip_nulls(jsonb_build_object(
+                'doi', case when a.doi is null then t.doi end,
+                'arxiv_id', case when a.arxiv_id is null then t.arxiv_id end)),
+              updated_at = now()
+            from t where a.id = t.id
+            returning a.id),
+          due as (
+            update article_metrics m set refreshed_at = 'epoch'
+            from t where m.article_id = t.id and t.gains_id)
+          select count(*)::int as n from u`),
+      );
+      changed += Number(row?.n ?? 0);
+    }
+    return changed;
   }
 
   async get(id: string): Promise<PipelineArticle | null> {
@@ -150,14 +262,26 @@ export class DrizzleRunStore implements RunStore {
     return runOf(r!);
   }
 
+  /**
+   * The error text is made storable first (no NUL or other control characters, bounded); should
+   * the write still fail, the run is finished with a minimal error so that it never stays
+   * `running`.
+   */
   async finish(
     id: string,
     result: { status: RunStatus; counts: Record<string, number>; error: string | null },
   ): Promise<void> {
-    await this.db
-      .update(scraperRuns)
-      .set({ status: result.status, counts: result.counts, error: result.error, finishedAt: new Date() })
-      .where(eq(scraperRuns.id, id));
+    const write = (error: string | null, counts: Record<string, number>) =>
+      this.db
+        .update(scraperRuns)
+        .set({ status: result.status, counts, error, finishedAt: new Date() })
+        .where(eq(scraperRuns.id, id));
+    const error = result.error === null ? null : storableText(result.error);
+    try {
+      await write(error, result.counts);
+    } catch {
+      await write(`${result.status}; the error text could not be stored`, result.counts);
+    }
   }
 
   async get(id: string): Promise<RunRecord | null> {
@@ -165,11 +289,17 @@ export class DrizzleRunStore implements RunStore {
     return r ? runOf(r) : null;
   }
 
-  async recordSkips(runId: string, skips: DuplicateSkip[]): Promise<void> {
+  async recordSkips(runId: string, skips: SkipRecord[]): Promise<void> {
     for (const part of chunks(skips)) {
-      await this.db
-        .insert(scraperSkips)
-        .values(part.map((s) => ({ runId, url: s.url, reason: s.reason, duplicateOf: s.duplicateOf })));
+      await this.db.insert(scraperSkips).values(
+        part.map((s) => ({
+          runId,
+          url: storableText(s.url),
+          reason: s.reason,
+          duplicateOf: s.duplicateOf === null ? null : storableText(s.duplicateOf),
+          detail: 'detail' in s ? storableText(s.detail, 500) : null,
+        })),
+      );
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from '../client.js';
 import {
   articleMetrics,
   articleTags,
+  articleTopics,
   articleViewCounts,
   articles,
   metricDefinitions,
@@ -47,8 +48,9 @@ export class DrizzleReportInputs implements ReportInputs {
           exists(
             this.db
               .select({ one: sql`1` })
-              .from(articles)
-              .where(and(eq(articles.topicId, topics.id), inWindow(window))),
+              .from(articleTopics)
+              .innerJoin(articles, eq(articles.id, articleTopics.articleId))
+              .where(and(eq(articleTopics.topicId, topics.id), inWindow(window))),
           ),
         ),
       )
@@ -80,12 +82,17 @@ export class DrizzleReportInputs implements ReportInputs {
         citationCount: citation,
       })
       .from(articles)
+      // every article a source of the topic carried, also when it is kept under another topic
+      .innerJoin(
+        articleTopics,
+        and(eq(articleTopics.articleId, articles.id), eq(articleTopics.topicId, topicId)),
+      )
       .leftJoin(
         articleMetrics,
         and(eq(articleMetrics.articleId, articles.id), eq(articleMetrics.metricKey, CITATION_KEY)),
       )
       .leftJoin(articleViewCounts, eq(articleViewCounts.articleId, articles.id))
-      .where(and(eq(articles.topicId, topicId), inWindow(window)))
+      .where(inWindow(window))
       .orderBy(
         desc(sql`coalesce(${articleMetrics.value}, 0)`),
         desc(sql`coalesce(${articleViewCounts.viewCount}, 0)`),

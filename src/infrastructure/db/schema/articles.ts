@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { sources, topics } from './catalog.js';
 
@@ -81,4 +81,33 @@ export const articleViewCounts = pgTable(
   },
   // sort=view_count: (view_count, article_id) scanned forward for asc and backward for desc
   (t) => [index('article_view_counts_sort_idx').on(t.viewCount, t.articleId)],
+);
+
+/**
+ * The topics an article belongs to (docs/decisions.md "Topics and duplicates"). One article row per
+ * item, whatever the number of feeds that carry it, so views, favorites and metrics are never split
+ * between copies; `articles.topic_id` / `source_id` stay the primary topic and source (the first
+ * seen), and every topic whose sources carried the item has a row here, the primary one included
+ * (written by the `article_topics_primary` trigger for every insert into articles, so no writer
+ * can forget it). The topic filter of GET /articles and the weekly report inputs read this table.
+ */
+export const articleTopics = pgTable(
+  'article_topics',
+  {
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    /** the source of that topic that carried the item first */
+    sourceId: uuid('source_id').references(() => sources.id, { onDelete: 'set null' }),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // (article_id, topic_id): the semi-join probe of the topic filter, from the sort index's rows
+    primaryKey({ columns: [t.articleId, t.topicId] }),
+    // (topic_id, article_id): a topic's articles, when the topic is small enough to start from it
+    index('article_topics_topic_idx').on(t.topicId, t.articleId),
+  ],
 );

@@ -14,7 +14,10 @@ export const scraperRuns = pgTable('scraper_runs', {
   finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
 
-/** Items skipped as duplicates, with the reason (url, doi, arxiv_id, title). */
+/**
+ * Items skipped as duplicates, with the reason (url, doi, arxiv_id, title), and items the store
+ * refused (reason `refused`, the database's message in `detail`).
+ */
 export const scraperSkips = pgTable(
   'scraper_skips',
   {
@@ -25,6 +28,7 @@ export const scraperSkips = pgTable(
     url: text('url').notNull(),
     reason: text('reason').notNull(),
     duplicateOf: text('duplicate_of'),
+    detail: text('detail'),
     createdAt: createdAt(),
   },
   (t) => [index('scraper_skips_run_idx').on(t.runId)],
