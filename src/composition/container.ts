@@ -31,6 +31,7 @@ import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline } from './pipeline.js';
+import { wireRuns } from './runs.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
@@ -44,6 +45,7 @@ const AREAS: WireArea[] = [
   wireArticles,
   wireReports,
   wirePipeline,
+  wireRuns,
 ];
 
 export interface ContainerOverrides {

@@ -26,6 +26,15 @@ export interface RefreshProgress {
   total: number;
 }
 
+/** An article whose value could not be refreshed: no source that could answer did. */
+export interface RefreshFailure {
+  articleId: string;
+  metricKey: string;
+  /** each source that failed and why, e.g. `semantic_scholar: HTTP 503` */
+  message: string;
+}
+export type RefreshFailureFn = (f: RefreshFailure) => void;
+
 export const METRIC_REFRESH_JOB = 'metric-refresh';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** articles refreshed at once: sources are rate limited, a small overlap keeps the limiter busy */
@@ -52,13 +61,21 @@ export class MetricRefreshService {
   }
 
   /** The admin endpoint and the CLI: the same lock as the cron tick, so two never overlap. */
-  async runNow(onProgress?: (p: RefreshProgress) => void): Promise<RefreshSummary> {
-    const r = await this.lock.runExclusive(`cron:${METRIC_REFRESH_JOB}`, () => this.run(onProgress));
+  async runNow(
+    onProgress?: (p: RefreshProgress) => void,
+    onFailure?: RefreshFailureFn,
+  ): Promise<RefreshSummary> {
+    const r = await this.lock.runExclusive(`cron:${METRIC_REFRESH_JOB}`, () =>
+      this.run(onProgress, onFailure),
+    );
     if (!r.ran) throw conflict('the metric refresh is already running', 'job_running');
     return r.value;
   }
 
-  async run(onProgress: (p: RefreshProgress) => void = () => undefined): Promise<RefreshSummary> {
+  async run(
+    onProgress: (p: RefreshProgress) => void = () => undefined,
+    onFailure: RefreshFailureFn = () => undefined,
+  ): Promise<RefreshSummary> {
     const started = Date.now();
     const summary: RefreshSummary = { articles: 0, updated: 0, unchanged: 0, failed: 0, by_source: {} };
     const definitions = await this.store.enabledDefinitions();
@@ -77,7 +94,7 @@ export class MetricRefreshService {
       if (!candidates.length) break;
       after = candidates[candidates.length - 1]!.id;
       summary.articles += candidates.length;
-      await this.refreshPage(candidates, providersOf, summary, () =>
+      await this.refreshPage(candidates, providersOf, summary, onFailure, () =>
         // articles that became stale during the run can push done past the first count
         onProgress({ done: ++done, total: Math.max(total, done) }),
       );
@@ -95,6 +112,7 @@ export class MetricRefreshService {
     candidates: RefreshCandidate[],
     providersOf: Map<string, string[]>,
     summary: RefreshSummary,
+    onFailure: RefreshFailureFn,
     onDone: () => void,
   ): Promise<void> {
     let next = 0;
@@ -104,9 +122,11 @@ export class MetricRefreshService {
         const ids = resolveIdentifiers(article);
         const writes: MetricValueWrite[] = [];
         for (const [metricKey, previous] of Object.entries(article.stale)) {
-          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id);
+          const failures: string[] = [];
+          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id, failures);
           if (found === 'failed') {
             summary.failed++;
+            onFailure({ articleId: article.id, metricKey, message: failures.join('; ') });
             continue;
           }
           writes.push({ articleId: article.id, metricKey, ...found, refreshedAt: this.clock.now() });
@@ -127,6 +147,7 @@ export class MetricRefreshService {
     providers: string[],
     ids: ReturnType<typeof resolveIdentifiers>,
     articleId: string,
+    failures: string[] = [],
   ): Promise<{ value: number | null; source: string | null } | 'failed'> {
     let answered = false;
     let tried = false;
@@ -140,6 +161,7 @@ export class MetricRefreshService {
         if (value !== null) return { value, source: provider };
       } catch (err) {
         this.logger.warn({ event: 'metrics.source_failed', provider, article_id: articleId, err });
+        failures.push(`${provider}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     // no source could look the article up (no identifier): null, so it waits until stale again

@@ -4,8 +4,6 @@ import type {
   ArticleStore,
   NewArticle,
   PipelineArticle,
-  RunRecord,
-  RunStatus,
   RunStore,
 } from '../../../application/pipeline/pipeline.ports.js';
 import {
@@ -16,7 +14,8 @@ import {
 } from '../../../application/pipeline/dedup.js';
 import { rowsOf, type Db } from '../client.js';
 import { ArticlePatchBatch } from './article-patch-batch.js';
-import { articles, scraperRuns, scraperSkips } from '../schema/index.js';
+import { articles, scraperSkips } from '../schema/index.js';
+import { DrizzleRunRepository } from './run.repository.js';
 
 const CHUNK = 500;
 const chunks = <T>(items: T[], size = CHUNK): T[][] =>
@@ -130,40 +129,8 @@ export class DrizzleArticleStore implements ArticleStore {
   }
 }
 
-const runOf = (r: typeof scraperRuns.$inferSelect): RunRecord => ({
-  id: r.id,
-  status: r.status,
-  trigger: r.trigger,
-  correlationId: r.correlationId,
-  counts: r.counts,
-  error: r.error,
-  startedAt: r.startedAt,
-  finishedAt: r.finishedAt,
-});
-
-export class DrizzleRunStore implements RunStore {
-  constructor(private readonly db: Db) {}
-
-  async create(input: { trigger: string; correlationId: string }): Promise<RunRecord> {
-    const [r] = await this.db.insert(scraperRuns).values(input).returning();
-    return runOf(r!);
-  }
-
-  async finish(
-    id: string,
-    result: { status: RunStatus; counts: Record<string, number>; error: string | null },
-  ): Promise<void> {
-    await this.db
-      .update(scraperRuns)
-      .set({ status: result.status, counts: result.counts, error: result.error, finishedAt: new Date() })
-      .where(eq(scraperRuns.id, id));
-  }
-
-  async get(id: string): Promise<RunRecord | null> {
-    const [r] = await this.db.select().from(scraperRuns).where(eq(scraperRuns.id, id));
-    return r ? runOf(r) : null;
-  }
-
+/** The scraper's runs: the generic run records plus the duplicates each run skipped. */
+export class DrizzleRunStore extends DrizzleRunRepository implements RunStore {
   async recordSkips(runId: string, skips: DuplicateSkip[]): Promise<void> {
     for (const part of chunks(skips)) {
       await this.db
