@@ -41,6 +41,15 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(e.message);
       return 1;
     }
+    // PGlite's DATA_DIR is held by a running service: never a second open (issue 15)
+    if ((e as { code?: unknown }).code === 'data_dir_locked') {
+      const { pid } = e as { pid?: number };
+      console.error(
+        `${name}: the service (pid ${pid}) holds the database in DATA_DIR; ` +
+          `${command.whileServiceRuns ?? 'stop the service first'}, or stop the service and run this again`,
+      );
+      return 2;
+    }
     throw e;
   }
   try {

@@ -23,6 +23,7 @@ export function refreshProgress(stream: NodeJS.WriteStream = process.stderr): (p
 
 export const metricCommands: Record<string, Command> = {
   'refresh-metrics': {
+    whileServiceRuns: 'start it from the admin Jobs page (/admin/jobs) or POST /admin/jobs/refresh-metrics',
     summary: 'Refresh missing or stale article metrics (citation counts) from the citation APIs',
     usage: 'refresh-metrics [--json]',
     options: { json: { type: 'boolean', default: false } },

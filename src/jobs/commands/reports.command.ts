@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 
 export const reportCommands: Record<string, Command> = {
   'weekly-report': {
+    whileServiceRuns: 'start it from the admin Jobs page (/admin/jobs) or POST /admin/jobs/weekly-reports',
     summary: 'Generate and send the weekly reports (idempotent per topic and week)',
     usage: 'weekly-report [--topic-id ID] [--week-start YYYY-MM-DD]',
     options: {

@@ -19,6 +19,7 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: Ru
 
 export const scrapeCommands: Record<string, Command> = {
   scrape: {
+    whileServiceRuns: 'start the run from the admin Jobs page (/admin/jobs) or POST /admin/scraper/runs',
     summary: 'Run the scraper pipeline once (discover, fetch, dedup, publish, analyze, tag, translate)',
     usage: 'scrape [--json]',
     options: { json: { type: 'boolean', default: false } },
