@@ -55,6 +55,8 @@ export interface ContainerOverrides {
   /** the tap the given logger writes to (tests that check log shipping build both) */
   logTap?: LogTap;
   clock?: Clock;
+  /** where log lines go instead of stdout (the CLI prints them above its progress bar) */
+  logDestination?: { write(line: string): void };
   /** scrypt cost; tests lower it */
   hasher?: ScryptHasher;
 }
@@ -89,6 +91,7 @@ export async function createContainer(
       service: config.serviceName,
       environment: config.deploymentEnvironment,
       tap: logTap,
+      destination: overrides.logDestination,
     });
   const closers: (() => Promise<void>)[] = [];
   const onClose = (fn: () => Promise<void>) => closers.push(fn);

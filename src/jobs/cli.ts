@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.js';
 import { createContainer, type Container } from '../composition/container.js';
 import { commands } from './commands/index.js';
+import { cliLogDestination } from './terminal.js';
 
 function help(): string {
   const lines = Object.entries(commands).map(
@@ -35,7 +36,9 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   let container: Container;
   try {
-    container = await createContainer(loadConfig(), {});
+    container = await createContainer(loadConfig(), {
+      logDestination: cliLogDestination(values.json === true),
+    });
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
