@@ -161,7 +161,8 @@ export class MetricRefreshService {
         if (value !== null) return { value, source: provider };
       } catch (err) {
         this.logger.warn({ event: 'metrics.source_failed', provider, article_id: articleId, err });
-        failures.push(`${provider}: ${err instanceof Error ? err.message : String(err)}`);
+        const message = err instanceof Error ? err.message : String(err);
+        failures.push(message.startsWith(provider) ? message : `${provider}: ${message}`);
       }
     }
     // no source could look the article up (no identifier): null, so it waits until stale again

@@ -33,6 +33,37 @@ export function KindName({ kind }: { kind: RunKind }) {
   return <>{t(`jobs.kind.${kind}` as JobsKey)}</>;
 }
 
+/** the order fields are shown in (the stored summary is a JSON object without an order) */
+const FIELD_ORDER = [
+  'week_start',
+  'topics',
+  'created',
+  'existing',
+  'skipped',
+  'articles',
+  'updated',
+  'unchanged',
+  'sources',
+  'sources_not_modified',
+  'sources_failed',
+  'discovered',
+  'fetched',
+  'fetch_failed',
+  'duplicates',
+  'published',
+  'processed',
+  'analyzed',
+  'tagged',
+  'translated',
+  'completed',
+  'processing_failed',
+  'failed',
+];
+const rank = (k: string) => {
+  const i = FIELD_ORDER.indexOf(k);
+  return i >= 0 ? i : k.startsWith('from_') ? (k === 'from_none' ? 1001 : 1000) : 2000;
+};
+
 /** the summary's fields as labelled numbers, in the page's language */
 export function useSummaryFields() {
   const { t, has, locale } = useJobsText();
@@ -40,6 +71,7 @@ export function useSummaryFields() {
   return (summary: RunSummary['summary']): { label: string; value: string }[] =>
     Object.entries(summary)
       .filter(([, v]) => v !== null)
+      .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
       .map(([k, v]) => {
         const key = `jobs.field.${k}`;
         const label = k.startsWith('from_')
