@@ -101,7 +101,17 @@ async function main() {
     }
     throw e;
   }
-  const running = await start(role, config);
+  let running: Running;
+  try {
+    running = await start(role, config);
+  } catch (e) {
+    // another process holds this PGlite DATA_DIR: a second open would corrupt it (issue 15)
+    if ((e as { code?: unknown }).code === 'data_dir_locked') {
+      console.error((e as Error).message);
+      process.exit(2);
+    }
+    throw e;
+  }
   const onSignal = (signal: string) => {
     running.container.logger.info({ event: 'process.signal', signal });
     // the grace period for running jobs, plus time to flush telemetry and close the stores

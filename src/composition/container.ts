@@ -33,6 +33,7 @@ import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline } from './pipeline.js';
+import { wireRuns } from './runs.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
@@ -46,6 +47,7 @@ const AREAS: WireArea[] = [
   wireArticles,
   wireReports,
   wirePipeline,
+  wireRuns,
 ];
 
 export interface ContainerOverrides {
@@ -55,6 +57,8 @@ export interface ContainerOverrides {
   /** the tap the given logger writes to (tests that check log shipping build both) */
   logTap?: LogTap;
   clock?: Clock;
+  /** where log lines go instead of stdout (the CLI prints them above its progress bar) */
+  logDestination?: { write(line: string): void };
   /** scrypt cost; tests lower it */
   hasher?: ScryptHasher;
 }
@@ -104,6 +108,7 @@ export async function createContainer(
       environment: config.deploymentEnvironment,
       tap: logTap,
       secrets: configuredSecrets(config),
+      destination: overrides.logDestination,
     });
   const closers: (() => Promise<void>)[] = [];
   const onClose = (fn: () => Promise<void>) => closers.push(fn);

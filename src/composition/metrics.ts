@@ -1,5 +1,5 @@
 import { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
-import { METRIC_REFRESH_JOB, MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import {
   citationUserAgent,
   CrossrefSource,
@@ -11,7 +11,7 @@ import { DrizzleMetricDefinitionRepository } from '../infrastructure/db/reposito
 import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
 import type { WireArea } from './context.js';
 
-/** The metric catalog and the daily metric refresh from the citation APIs (cron, CLI, admin endpoint). */
+/** The metric catalog and the daily metric refresh from the citation APIs (cron, CLI and admin endpoint as runs: composition/runs.ts). */
 export const wireMetrics: WireArea = (ctx) => {
   const { citations } = ctx.config;
   const opts = {
@@ -37,8 +37,5 @@ export const wireMetrics: WireArea = (ctx) => {
       metricCatalog: new MetricCatalogService(new DrizzleMetricDefinitionRepository(ctx.db)),
       metricRefresh,
     },
-    jobs: [
-      { name: METRIC_REFRESH_JOB, cron: ctx.config.jobs.metricRefreshCron, run: () => metricRefresh.run() },
-    ],
   };
 };

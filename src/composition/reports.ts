@@ -13,7 +13,7 @@ import { LocalMediaStorage } from '../infrastructure/storage/local-media-storage
 import { S3MediaStorage } from '../infrastructure/storage/s3-media-storage.js';
 import type { WireArea } from './context.js';
 
-/** Weekly reports: generation job (cron, CLI, admin endpoint), delivery, public read side, media. */
+/** Weekly reports: generation job (cron, CLI and admin endpoint as runs: composition/runs.ts), delivery, public read side, media. */
 export const wireReports: WireArea = (ctx) => {
   const { config, db, logger } = ctx;
   const reports = new DrizzleReportRepository(db);
@@ -50,6 +50,5 @@ export const wireReports: WireArea = (ctx) => {
   });
   return {
     services: { reports: new ReportsService(reports, media), weeklyReports },
-    jobs: [{ name: 'weekly-report', cron: config.jobs.weeklyReportCron, run: () => weeklyReports.run() }],
   };
 };

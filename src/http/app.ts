@@ -22,6 +22,7 @@ import { favoriteRoutes } from './routes/favorites.routes.js';
 import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
 import { scraperRoutes } from './routes/scraper.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
+import { runsRoutes } from './routes/runs.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -101,6 +102,7 @@ export async function buildApp(
   await app.register(mediaRoutes(services));
   await app.register(scraperRoutes(services));
   await app.register(jobsRoutes(services));
+  await app.register(runsRoutes(services));
   await app.register(metricsRoutes(services));
   await app.register(userRoutes(services));
   await app.register(monitorRoutes(services));

@@ -15,6 +15,8 @@ import type { WeeklyReportService } from '../application/reports/weekly-report.s
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import type { RunsService } from '../application/runs/runs.service.js';
+import type { JobsService } from '../application/runs/jobs.service.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
 
 /**
@@ -36,6 +38,10 @@ export interface Services {
   metricRefresh: MetricRefreshService;
   monitoring: MonitoringService;
   preferences: UserPreferencesService;
+  /** runs of every kind as records */
+  runs: RunsService;
+  /** the metric refresh and weekly reports as runs */
+  jobs: JobsService;
   tagGroups: TagGroupsService;
   tags: TagsService;
   /** the pipeline tags articles through this (tags area) */

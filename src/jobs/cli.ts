@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.js';
 import { createContainer, type Container } from '../composition/container.js';
 import { commands } from './commands/index.js';
+import { cliLogDestination } from './terminal.js';
 
 function help(): string {
   const lines = Object.entries(commands).map(
@@ -35,11 +36,22 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   let container: Container;
   try {
-    container = await createContainer(loadConfig(), {});
+    container = await createContainer(loadConfig(), {
+      logDestination: cliLogDestination(values.json === true),
+    });
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
       return 1;
+    }
+    // PGlite's DATA_DIR is held by a running service: never a second open (issue 15)
+    if ((e as { code?: unknown }).code === 'data_dir_locked') {
+      const { pid } = e as { pid?: number };
+      console.error(
+        `${name}: the service (pid ${pid}) holds the database in DATA_DIR; ` +
+          `${command.whileServiceRuns ?? 'stop the service first'}, or stop the service and run this again`,
+      );
+      return 2;
     }
     throw e;
   }

@@ -52,19 +52,27 @@ describe.sequential('admin catalog and jobs in Chromium', () => {
     await context.close();
   });
 
-  it('starts a scrape and shows its status and counts; the weekly report job shows its answer', async () => {
+  it('starts a scrape and lists its run with status and counts; the weekly report job answers too', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     await page.goto('/admin/jobs');
-    const scrape = page.getByTestId('job-scrape');
-    await scrape.getByRole('button', { name: 'Start a scrape' }).click();
+    await page.getByTestId('job-scrape').getByRole('button', { name: 'Start' }).click();
+    const scrapeRow = page.locator('[data-testid="run-row"][data-kind="scrape"]').first();
     await expect
-      .poll(() => scrape.locator('p[role="status"]').innerText(), { timeout: 30_000 })
-      .toMatch(/Status: (completed|failed)/);
-    await expect.poll(() => scrape.locator('output').innerText()).toContain('{');
+      .poll(() => scrapeRow.innerText(), { timeout: 30_000 })
+      .toMatch(/Scrape sources[\s\S]*(Completed|Failed)/);
+    expect(await scrapeRow.innerText()).toContain('sources read');
 
     const reports = page.getByTestId('job-reports');
-    await reports.getByRole('button', { name: 'Generate weekly reports' }).click();
-    await expect.poll(() => reports.locator('output, [role="alert"]').count(), { timeout: 30_000 }).toBe(1);
+    await reports.getByRole('button', { name: 'Start' }).click();
+    // without a multimodal provider the endpoint refuses at once; with one a run is listed
+    await expect
+      .poll(
+        async () =>
+          (await reports.getByRole('alert').count()) +
+          (await page.locator('[data-testid="run-row"][data-kind="reports"]').count()),
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     await env.screenshot(page, 'admin-jobs-results-desktop');
     await context.close();
   });

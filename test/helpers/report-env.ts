@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { LightMyRequestResponse } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
+import { weeklyJob, type JobAnswer } from './runs.js';
 import { OpenAiPeer, type ChatCall } from '../peers/openai-peer.js';
 import { TelegramPeer } from '../peers/telegram-peer.js';
 import { SmtpPeer } from '../peers/smtp-peer.js';
@@ -16,7 +16,7 @@ export interface ReportEnv {
   telegram: TelegramPeer;
   smtp: SmtpPeer;
   admin: { headers: { authorization: string } };
-  runJob(body?: Record<string, string>): Promise<LightMyRequestResponse>;
+  runJob(body?: Record<string, string>): Promise<JobAnswer>;
   close(): Promise<void>;
 }
 
@@ -53,13 +53,7 @@ export async function startReportEnv(db: DbKind, extraEnv: Record<string, string
     telegram,
     smtp,
     admin,
-    runJob: (body = {}) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/admin/jobs/weekly-reports',
-        headers: admin.headers,
-        payload: body,
-      }),
+    runJob: (body = {}) => weeklyJob(t.app, t.container.services, admin.headers, body),
     async close() {
       await t.close();
       await Promise.all([llm.stop(), telegram.stop(), smtp.stop()]);

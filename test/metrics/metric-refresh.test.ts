@@ -5,6 +5,7 @@ import { dbKinds } from '../helpers/db.js';
 import { makeArticle, makeMetricDefinition, setMetric } from '../helpers/article-factories.js';
 import { HttpPeer, sendJson, type RecordedRequest } from '../peers/http-peer.js';
 import { articleMetrics } from '../../src/infrastructure/db/schema/index.js';
+import { startAndWait } from '../helpers/runs.js';
 import { rowsOf } from '../../src/infrastructure/db/client.js';
 
 /** citation counts each fake API knows, by the id it is asked for */
@@ -74,15 +75,22 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
   });
 
   const db = () => t.container.database.db;
+  /** through the admin endpoint (202) and the run record; by_source from its from_<source> fields */
   const refresh = async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/admin/jobs/refresh-metrics', headers: admin });
-    expect(res.statusCode).toBe(200);
-    return res.json() as {
-      articles: number;
-      updated: number;
-      unchanged: number;
-      failed: number;
-      by_source: Record<string, number>;
+    const run = await startAndWait(t.app, admin, '/admin/jobs/refresh-metrics');
+    const fields = run.summary as Record<string, number>;
+    const by_source = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([k]) => k.startsWith('from_'))
+        .map(([k, n]) => [k.slice('from_'.length), n]),
+    );
+    return {
+      articles: fields.articles!,
+      updated: fields.updated!,
+      unchanged: fields.unchanged!,
+      failed: fields.failed!,
+      by_source,
+      run,
     };
   };
   const stored = async (articleId: string, key = 'citation_count') =>
@@ -224,11 +232,22 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
     const summary = await refresh();
     // citation_count and oa_citations (previous test) both failed; nothing stored
     expect(summary).toMatchObject({ articles: 1, updated: 0, failed: 2, by_source: {} });
+    // the run says which article failed and which sources did not answer
+    expect(summary.run).toMatchObject({ kind: 'metrics', status: 'completed_with_errors', trigger: 'admin' });
+    expect(summary.run.progress).toEqual({ done: 1, total: 1 });
+    expect(summary.run.errors).toHaveLength(2);
+    expect(summary.run.errors.map((e) => e.article_id)).toEqual([a.id, a.id]);
+    const messages = summary.run.errors.map((e) => e.message).sort();
+    // citation_count: both sources it may ask; oa_citations: OpenAlex only
+    expect(messages[0]).toBe('openalex answered 500');
+    expect(messages[1]).toBe('semantic_scholar answered 500; openalex answered 500');
     expect(s2.requests).toHaveLength(4);
     expect(await stored(a.id)).toBeUndefined();
 
     s2Known.set('ARXIV:2403.00001', 2);
-    expect(await refresh()).toMatchObject({ articles: 1, updated: 2, failed: 0 });
+    const second = await refresh();
+    expect(second).toMatchObject({ articles: 1, updated: 2, failed: 0 });
+    expect(second.run).toMatchObject({ status: 'completed', error_count: 0, errors: [] });
     expect(await stored(a.id)).toMatchObject({ value: 2, source: 'semantic_scholar' });
   });
 

@@ -31,9 +31,10 @@ describe.each(dbKinds())('weekly reports of an article in two topics (%s)', (db)
     const res = await env.runJob({ week_start: '2026-11-09' });
     expect(res.statusCode, res.body).toBeLessThan(300);
     const statuses = new Map(
-      res
-        .json<{ topics: { topic_id: string; status: string }[] }>()
-        .topics.map((x) => [x.topic_id, x.status]),
+      (res.json() as { topics: { topic_id: string; status: string }[] }).topics.map((x) => [
+        x.topic_id,
+        x.status,
+      ]),
     );
     expect(statuses.get(first.id)).toBe('created');
     expect(statuses.get(second.id)).toBe('created');

@@ -14,6 +14,7 @@ import {
   insertTopic,
   pngSize,
 } from '../helpers/report-factories.js';
+import { weeklyJob } from '../helpers/runs.js';
 import { notificationDeliveries } from '../../src/infrastructure/db/schema/index.js';
 
 const SITE = 'https://reports.example.test';
@@ -79,12 +80,7 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
 
   const db = () => t.container.database.db;
   const runJob = (body: Record<string, string>) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/admin/jobs/weekly-reports',
-      headers: admin.headers,
-      payload: body,
-    });
+    weeklyJob(t.app, t.container.services, admin.headers, body);
 
   it('generates a cited, covered, translated report and notifies exactly the opted-in subscribers', async () => {
     await insertProvider(db(), { baseUrl: llm.baseUrl, imageModel: 'img-test' });

@@ -23,7 +23,7 @@ describe('a failing pipeline stage', () => {
     const log = pino({ level: 'silent' });
     const registry = new RunRegistry(() => Promise.resolve(null), log);
     const finished: { status: string; error: string | null }[] = [];
-    const runs: RunStore = {
+    const runs: Pick<RunStore, 'create' | 'get' | 'recordSkips' | 'finish'> = {
       create: () => Promise.reject(new Error('unused')),
       get: () => Promise.resolve(null),
       recordSkips: () => Promise.resolve(),

@@ -26,6 +26,15 @@ export interface RefreshProgress {
   total: number;
 }
 
+/** An article whose value could not be refreshed: no source that could answer did. */
+export interface RefreshFailure {
+  articleId: string;
+  metricKey: string;
+  /** each source that failed and why, e.g. `semantic_scholar: HTTP 503` */
+  message: string;
+}
+export type RefreshFailureFn = (f: RefreshFailure) => void;
+
 export const METRIC_REFRESH_JOB = 'metric-refresh';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** articles refreshed at once: sources are rate limited, a small overlap keeps the limiter busy */
@@ -57,13 +66,21 @@ export class MetricRefreshService {
   }
 
   /** The admin endpoint and the CLI: the same lock as the cron tick, so two never overlap. */
-  async runNow(onProgress?: (p: RefreshProgress) => void): Promise<RefreshSummary> {
-    const r = await this.lock.runExclusive(`cron:${METRIC_REFRESH_JOB}`, () => this.run(onProgress));
+  async runNow(
+    onProgress?: (p: RefreshProgress) => void,
+    onFailure?: RefreshFailureFn,
+  ): Promise<RefreshSummary> {
+    const r = await this.lock.runExclusive(`cron:${METRIC_REFRESH_JOB}`, () =>
+      this.run(onProgress, onFailure),
+    );
     if (!r.ran) throw conflict('the metric refresh is already running', 'job_running');
     return r.value;
   }
 
-  async run(onProgress: (p: RefreshProgress) => void = () => undefined): Promise<RefreshSummary> {
+  async run(
+    onProgress: (p: RefreshProgress) => void = () => undefined,
+    onFailure: RefreshFailureFn = () => undefined,
+  ): Promise<RefreshSummary> {
     const started = Date.now();
     const summary: RefreshSummary = { articles: 0, updated: 0, unchanged: 0, failed: 0, by_source: {} };
     const definitions = await this.store.enabledDefinitions();
@@ -82,7 +99,7 @@ export class MetricRefreshService {
       if (!candidates.length) break;
       after = candidates[candidates.length - 1]!.id;
       summary.articles += candidates.length;
-      await this.refreshPage(candidates, providersOf, summary, () =>
+      await this.refreshPage(candidates, providersOf, summary, onFailure, () =>
         // articles that became stale during the run can push done past the first count
         onProgress({ done: ++done, total: Math.max(total, done) }),
       );
@@ -100,6 +117,7 @@ export class MetricRefreshService {
     candidates: RefreshCandidate[],
     providersOf: Map<string, string[]>,
     summary: RefreshSummary,
+    onFailure: RefreshFailureFn,
     onDone: () => void,
   ): Promise<void> {
     const idsOf = new Map(candidates.map((c) => [c.id, resolveIdentifiers(c)]));
@@ -111,9 +129,17 @@ export class MetricRefreshService {
         const ids = idsOf.get(article.id)!;
         const writes: MetricValueWrite[] = [];
         for (const [metricKey, previous] of Object.entries(article.stale)) {
-          const found = await this.lookUp(providersOf.get(metricKey) ?? [], ids, article.id, answers);
+          const failures: string[] = [];
+          const found = await this.lookUp(
+            providersOf.get(metricKey) ?? [],
+            ids,
+            article.id,
+            answers,
+            failures,
+          );
           if (found === 'failed') {
             summary.failed++;
+            onFailure({ articleId: article.id, metricKey, message: failures.join('; ') });
             continue;
           }
           writes.push({ articleId: article.id, metricKey, ...found, refreshedAt: this.clock.now() });
@@ -170,6 +196,7 @@ export class MetricRefreshService {
     ids: ArticleIdentifiers,
     articleId: string,
     answers: PageAnswers,
+    failures: string[] = [],
   ): Promise<{ value: number | null; source: string | null } | 'failed'> {
     let answered = false;
     let tried = false;
@@ -178,13 +205,18 @@ export class MetricRefreshService {
       if (!source || !source.canLookUp(ids)) continue;
       tried = true;
       const batch = answers.get(provider);
-      if (batch === 'failed') continue;
+      if (batch === 'failed') {
+        failures.push(`${provider}: the batch lookup failed`);
+        continue;
+      }
       try {
         const value = batch?.has(articleId) ? batch.get(articleId)! : await source.citations(ids);
         answered = true;
         if (value !== null) return { value, source: provider };
       } catch (err) {
         this.logger.warn({ event: 'metrics.source_failed', provider, article_id: articleId, err });
+        const message = err instanceof Error ? err.message : String(err);
+        failures.push(message.startsWith(provider) ? message : `${provider}: ${message}`);
       }
     }
     // no source could look the article up (no identifier): null, so it waits until stale again

@@ -1,6 +1,7 @@
 import type { Provider, Source, SourceKind } from '../../domain/catalog.js';
 import type { DedupKeys, DuplicateSkip, Enrichment, KnownKeys, TopicLink } from './dedup.js';
 import type { PipelineCompletedEvent } from './pipeline.events.js';
+import type { RunRepository } from '../runs/runs.ports.js';
 
 /** One entry of a feed, as the parser found it. */
 export interface FeedEntry {
@@ -143,26 +144,11 @@ export interface ArticleStore {
   update(id: string, patch: ArticlePatch): Promise<void>;
 }
 
-export type RunStatus = 'running' | 'completed' | 'failed';
+export type { RunStatus } from '../../domain/runs.js';
+export type { RunRecord } from '../runs/runs.ports.js';
 
-export interface RunRecord {
-  id: string;
-  status: RunStatus;
-  trigger: string;
-  correlationId: string;
-  counts: Record<string, number>;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
-}
-
-export interface RunStore {
-  create(input: { trigger: string; correlationId: string }): Promise<RunRecord>;
-  finish(
-    id: string,
-    result: { status: RunStatus; counts: Record<string, number>; error: string | null },
-  ): Promise<void>;
-  get(id: string): Promise<RunRecord | null>;
+/** The runs of the scraper: the generic run records plus the duplicates each run skipped. */
+export interface RunStore extends RunRepository {
   recordSkips(runId: string, skips: SkipRecord[]): Promise<void>;
 }
 

@@ -3,6 +3,8 @@ import { currentCorrelationId, newCorrelationId, runWithCorrelation } from '../s
 import type { Logger } from '../shared/ports.js';
 import type { ArticleJobData, ArticleJobs, ArticleStates } from './article-jobs.js';
 import type { EventBatch, EventBus } from './event-bus.js';
+import { normalizeTrigger } from '../../domain/runs.js';
+import { RunRecorder } from '../runs/run-recorder.js';
 import type { PipelineEvents } from './pipeline.events.js';
 import type { RunRecord, RunStatus, RunStore } from './pipeline.ports.js';
 import type { PipelineStages, RunInfo } from './pipeline.stages.js';
@@ -28,7 +30,7 @@ export type RunExecutor = (run: RunInfo, progress?: ProgressFn) => Promise<RunOu
 export interface ExecutorDeps {
   stages: PipelineStages;
   bus: EventBus<PipelineEvents>;
-  runs: RunStore;
+  runs: Pick<RunStore, 'finish'>;
   registry: RunRegistry;
   /** the article jobs the publish stage's articles go to */
   jobs: ArticleJobs;
@@ -197,10 +199,20 @@ async function waitForArticles(
     await sleep(pollMs, d.signal);
   }
 }
+/** GET /admin/scraper/runs/{id} keeps its three statuses (DESIGN.md §4, "kept for compatibility") */
+export type LegacyRunStatus = 'running' | 'completed' | 'failed';
+const LEGACY_STATUS: Record<RunStatus, LegacyRunStatus> = {
+  queued: 'running',
+  running: 'running',
+  completed: 'completed',
+  completed_with_errors: 'completed',
+  failed: 'failed',
+  interrupted: 'failed',
+};
 
 export interface RunView {
   id: string;
-  status: RunStatus;
+  status: LegacyRunStatus;
   started_at: string;
   finished_at: string | null;
   counts: Record<string, number>;
@@ -208,7 +220,7 @@ export interface RunView {
 
 const view = (r: RunRecord): RunView => ({
   id: r.id,
-  status: r.status,
+  status: LEGACY_STATUS[r.status],
   started_at: r.startedAt.toISOString(),
   finished_at: r.finishedAt?.toISOString() ?? null,
   counts: r.counts,
@@ -225,7 +237,7 @@ export class ScraperService {
   ) {}
 
   /** Starts a run in the background and answers its id at once (POST /admin/scraper/runs). */
-  async start(trigger = 'api'): Promise<{ run_id: string }> {
+  async start(trigger = 'admin'): Promise<{ run_id: string }> {
     const { run, done } = await this.launch(trigger);
     void done;
     return { run_id: run.id };
@@ -258,16 +270,30 @@ export class ScraperService {
     let release!: () => void;
     this.current = new Promise<void>((resolve) => (release = resolve));
     try {
-      const run = await this.runs.create({ trigger, correlationId });
+      const run = await this.runs.create({
+        trigger: normalizeTrigger(trigger),
+        correlationId,
+        kind: 'scrape',
+      });
       const info: RunInfo = { id: run.id, correlationId, trigger };
-      const done = runWithCorrelation(correlationId, () => this.execute(info, progress)).catch(
-        async (err: unknown): Promise<RunOutcome> => {
-          const error = err instanceof Error ? err.message : String(err);
-          this.logger.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
-          await this.runs.finish(run.id, { status: 'failed', counts: {}, error }).catch(() => undefined);
-          return { status: 'failed', counts: {}, error, durationMs: 0 };
-        },
-      );
+      const recorder = new RunRecorder(run.id, this.runs, this.logger);
+      const track: ProgressFn = (p) => {
+        progress?.(p);
+        // the run record counts articles; the stages before them show as "starting"
+        if (p.stage === 'articles') recorder.setProgress(p.done, p.total);
+      };
+      const done = runWithCorrelation(correlationId, async () => {
+        try {
+          return await this.execute(info, track);
+        } finally {
+          await recorder.flush();
+        }
+      }).catch(async (err: unknown): Promise<RunOutcome> => {
+        const error = err instanceof Error ? err.message : String(err);
+        this.logger.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+        await this.runs.finish(run.id, { status: 'failed', counts: {}, error }).catch(() => undefined);
+        return { status: 'failed', counts: {}, error, durationMs: 0 };
+      });
       void done.finally(() => {
         this.current = null;
         release();

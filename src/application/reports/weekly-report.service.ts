@@ -81,7 +81,15 @@ export class WeeklyReportService {
   /** keys of the topic-weeks this process is working on (an advisory lock is re-entrant per session) */
   private readonly running = new Set<string>();
 
-  async run(opts: WeeklyRunOptions = {}, progress?: RunProgress): Promise<WeeklyRunSummary> {
+  /**
+   * Checks what a run needs before it starts (ids, an active multimodal provider, the topic), so an
+   * admin endpoint can refuse at once instead of starting a run that fails.
+   */
+  async check(opts: WeeklyRunOptions = {}): Promise<void> {
+    await this.prepare(opts);
+  }
+
+  private async prepare(opts: WeeklyRunOptions) {
     const { inputs, logger } = this.deps;
     if (opts.topicId !== undefined && !isUuid(opts.topicId))
       throw invalid('topic_id must be a UUID', 'invalid_topic_id');
@@ -113,6 +121,12 @@ export class WeeklyReportService {
       topics = [topic];
     } else topics = await inputs.activeTopicsWithArticles(window);
 
+    return { provider, weekStart, window, topics };
+  }
+
+  async run(opts: WeeklyRunOptions = {}, progress?: RunProgress): Promise<WeeklyRunSummary> {
+    const { logger } = this.deps;
+    const { provider, weekStart, window, topics } = await this.prepare(opts);
     const model = this.deps.llm.forProvider(provider);
     logger.info({
       event: 'report.weekly.started',

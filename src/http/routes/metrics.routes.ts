@@ -21,13 +21,6 @@ const AdminEntry = Type.Object({
   enabled: Type.Boolean(),
 });
 const sec = { security: [{ bearer: [] }] };
-const RefreshSummary = Type.Object({
-  articles: Type.Integer(),
-  updated: Type.Integer(),
-  unchanged: Type.Integer(),
-  failed: Type.Integer(),
-  by_source: Type.Record(Type.String(), Type.Integer()),
-});
 
 export const metricsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -95,13 +88,13 @@ export const metricsRoutes =
         schema: {
           tags: ['jobs', 'metrics'],
           ...sec,
-          summary: 'Run the metric refresh now (missing or day-old values of enabled metrics)',
+          summary: 'Start the metric refresh (missing or day-old values of enabled metrics) as a run',
           description:
-            'Counts are per article and metric value; by_source says where the written values came ' +
-            'from (`none`: every source answered without a value). 409 while a refresh is running.',
-          response: { 200: RefreshSummary, ...errors(401, 403, 409) },
+            'Answers the run id at once; GET /admin/runs/{id} shows its progress, summary and the ' +
+            'articles whose values no source could give. 409 while a refresh is running.',
+          response: { 202: Obj({ run_id: Uuid() }), ...errors(401, 403, 409) },
         },
       },
-      async () => services.metricRefresh.runNow(),
+      async (_req, reply) => reply.status(202).send(await services.jobs.startMetricRefresh()),
     );
   };

@@ -33,31 +33,6 @@ const Locale = Type.Optional(
 );
 const WeekStart = Type.String({ format: 'date', description: 'YYYY-MM-DD; any day of the week' });
 
-const Counts = Type.Object({
-  sent: Type.Integer(),
-  failed: Type.Integer(),
-  already_sent: Type.Integer(),
-  not_configured: Type.Integer(),
-});
-const RunSummary = Type.Object({
-  week_start: Type.String({ format: 'date' }),
-  topics: Type.Array(
-    Type.Object({
-      topic_id: Uuid(),
-      topic_name: Type.String(),
-      status: Type.Union([
-        Type.Literal('created'),
-        Type.Literal('existing'),
-        Type.Literal('skipped'),
-        Type.Literal('failed'),
-      ]),
-      report_id: Nullable(Uuid()),
-      article_count: Type.Integer(),
-      reason: Type.Optional(Type.String()),
-      deliveries: Type.Optional(Type.Object({ email: Counts, messenger: Counts })),
-    }),
-  ),
-});
 
 export const reportsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -127,17 +102,24 @@ export const reportsRoutes =
         preHandler: requireAdmin,
         schema: {
           tags: ['jobs'],
-          summary: 'Run the weekly report job now (idempotent per topic and week)',
+          summary: 'Start the weekly report job as a run (idempotent per topic and week)',
           description:
             'Without topic_id: every active topic with articles in the week. Without week_start: the ' +
-            'last full week. 422 multimodal_provider_missing when no multimodal provider is active.',
+            'last full week. Answers the run id at once (GET /admin/runs/{id}); 422 ' +
+            'multimodal_provider_missing when no multimodal provider is active, 404 for an unknown ' +
+            'topic, 409 while a report run is under way.',
           security: [{ bearer: [] }],
           body: Obj({ topic_id: Type.Optional(Uuid()), week_start: Type.Optional(WeekStart) }),
-          response: { 200: RunSummary, ...errors(401, 403, 404, 422) },
+          response: { 202: Obj({ run_id: Uuid() }), ...errors(401, 403, 404, 409, 422) },
         },
       },
-      async (req) =>
-        services.weeklyReports.run({ topicId: req.body?.topic_id, weekStart: req.body?.week_start }),
+      async (req, reply) =>
+        reply.status(202).send(
+          await services.jobs.startWeeklyReports({
+            topicId: req.body?.topic_id,
+            weekStart: req.body?.week_start,
+          }),
+        ),
     );
   };
 

@@ -28,7 +28,7 @@ export const scraperRoutes =
           response: { 202: Obj({ run_id: Uuid() }), ...errors(401, 403, 409) },
         },
       },
-      async (_req, reply) => reply.status(202).send(await services.scraper.start('api')),
+      async (_req, reply) => reply.status(202).send(await services.scraper.start('admin')),
     );
     app.get(
       '/admin/scraper/runs/:id',

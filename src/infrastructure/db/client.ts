@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.js';
+import { lockDataDir } from './data-dir-lock.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -67,26 +68,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const dir = opts.dataDir ?? 'memory://';
   useBaselineWasmCompiler();
+  let unlock = () => {};
   if (!dir.startsWith('memory://')) {
     mkdirSync(dir, { recursive: true });
-    if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
-      await initDataDirInChild(dir, opts.migrate !== false);
+    // one process per data directory: a second open corrupts it (data-dir-lock.ts)
+    unlock = lockDataDir(dir);
   }
-  const client = await PGlite.create(dir, {
-    startParams: PGLITE_START_PARAMS,
-    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-  });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-  return {
-    db,
-    kind: 'pglite',
-    pglite: client,
-    ping: () => ping(db),
-    close: async () => {
-      if (!client.closed) await client.close();
-    },
-  };
+  try {
+    if (!dir.startsWith('memory://') && !opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
+      await initDataDirInChild(dir, opts.migrate !== false);
+    const client = await PGlite.create(dir, {
+      startParams: PGLITE_START_PARAMS,
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'pglite',
+      pglite: client,
+      ping: () => ping(db),
+      close: async () => {
+        try {
+          if (!client.closed) await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
 /**

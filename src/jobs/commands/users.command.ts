@@ -2,6 +2,8 @@ import type { Command } from './command.js';
 
 export const userCommands: Record<string, Command> = {
   'user:create': {
+    whileServiceRuns:
+      'ADMIN_EMAIL and ADMIN_PASSWORD create an admin when the service starts; users sign up at /register',
     summary: 'Create a user (or promote and reset the password of an existing one)',
     usage: 'user:create --email EMAIL --password PASSWORD [--admin] [--name NAME]',
     options: {

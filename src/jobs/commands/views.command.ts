@@ -2,6 +2,8 @@ import type { Command } from './command.js';
 
 export const viewCommands: Record<string, Command> = {
   'flush-views': {
+    whileServiceRuns:
+      'the service flushes view counts itself; POST /admin/articles/flush-view-counts does it now',
     summary: 'Move the cached view counters into the stored view counts now',
     usage: 'flush-views',
     options: {},

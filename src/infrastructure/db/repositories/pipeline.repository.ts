@@ -5,8 +5,6 @@ import type {
   InsertOutcome,
   NewArticle,
   PipelineArticle,
-  RunRecord,
-  RunStatus,
   RunStore,
   SkipRecord,
 } from '../../../application/pipeline/pipeline.ports.js';
@@ -20,7 +18,8 @@ import {
 import { rowsOf, type Db } from '../client.js';
 import { errorText, isRowError, storableText, unstorable } from '../safe-text.js';
 import { ArticlePatchBatch } from './article-patch-batch.js';
-import { articles, scraperRuns, scraperSkips } from '../schema/index.js';
+import { articles, scraperSkips } from '../schema/index.js';
+import { DrizzleRunRepository } from './run.repository.js';
 
 const CHUNK = 500;
 /** a text[] parameter (nulls kept), one parameter whatever the length, on both drivers */
@@ -243,52 +242,8 @@ export class DrizzleArticleStore implements ArticleStore {
   }
 }
 
-const runOf = (r: typeof scraperRuns.$inferSelect): RunRecord => ({
-  id: r.id,
-  status: r.status,
-  trigger: r.trigger,
-  correlationId: r.correlationId,
-  counts: r.counts,
-  error: r.error,
-  startedAt: r.startedAt,
-  finishedAt: r.finishedAt,
-});
-
-export class DrizzleRunStore implements RunStore {
-  constructor(private readonly db: Db) {}
-
-  async create(input: { trigger: string; correlationId: string }): Promise<RunRecord> {
-    const [r] = await this.db.insert(scraperRuns).values(input).returning();
-    return runOf(r!);
-  }
-
-  /**
-   * The error text is made storable first (no NUL or other control characters, bounded); should
-   * the write still fail, the run is finished with a minimal error so that it never stays
-   * `running`.
-   */
-  async finish(
-    id: string,
-    result: { status: RunStatus; counts: Record<string, number>; error: string | null },
-  ): Promise<void> {
-    const write = (error: string | null, counts: Record<string, number>) =>
-      this.db
-        .update(scraperRuns)
-        .set({ status: result.status, counts, error, finishedAt: new Date() })
-        .where(eq(scraperRuns.id, id));
-    const error = result.error === null ? null : storableText(result.error);
-    try {
-      await write(error, result.counts);
-    } catch {
-      await write(`${result.status}; the error text could not be stored`, result.counts);
-    }
-  }
-
-  async get(id: string): Promise<RunRecord | null> {
-    const [r] = await this.db.select().from(scraperRuns).where(eq(scraperRuns.id, id));
-    return r ? runOf(r) : null;
-  }
-
+/** The scraper's runs: the generic run records plus the duplicates each run skipped. */
+export class DrizzleRunStore extends DrizzleRunRepository implements RunStore {
   async recordSkips(runId: string, skips: SkipRecord[]): Promise<void> {
     for (const part of chunks(skips)) {
       await this.db.insert(scraperSkips).values(

@@ -1,49 +1,113 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export interface ScraperRun {
+export type RunKind = 'scrape' | 'metrics' | 'reports';
+export type RunStatus =
+  'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
+
+/** GET /admin/runs items */
+export interface RunSummary {
   id: string;
-  status: 'running' | 'completed' | 'failed';
+  kind: RunKind;
+  status: RunStatus;
+  trigger: 'cron' | 'admin' | 'cli';
   started_at: string;
   finished_at: string | null;
-  counts: Record<string, number>;
+  progress: { done: number; total: number };
+  summary: Record<string, string | number | null>;
+  error: string | null;
+  error_count: number;
 }
 
-export function useStartScrape() {
-  return useMutation({
-    mutationFn: () => api<{ run_id: string }>('/admin/scraper/runs', { method: 'POST', body: {} }),
-  });
+export interface RunItemError {
+  source_id?: string;
+  article_id?: string;
+  topic_id?: string;
+  message: string;
 }
 
-/** Polls a run once a second until it is no longer running. */
-export function useScraperRun(runId: string | undefined) {
+/** GET /admin/runs/{id} */
+export interface Run extends RunSummary {
+  errors: RunItemError[];
+}
+
+export interface RunPage {
+  items: RunSummary[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export const isActive = (s: RunStatus) => s === 'queued' || s === 'running';
+export const HISTORY_PAGE = 10;
+const POLL_MS = 1000;
+
+/** The runs under way, polled while any is (a run started elsewhere shows up within a few seconds). */
+export function useActiveRuns() {
   return useQuery({
-    queryKey: ['admin', 'scraper-run', runId],
-    enabled: !!runId,
-    queryFn: () => api<ScraperRun>(`/admin/scraper/runs/${encodeURIComponent(runId!)}`),
-    refetchInterval: (q) => (q.state.data?.status === 'running' || !q.state.data ? 1000 : false),
+    queryKey: ['admin', 'runs', 'active'],
+    queryFn: async () => {
+      const [running, queued] = await Promise.all([
+        api<RunPage>('/admin/runs', { query: { status: 'running', limit: 10 } }),
+        api<RunPage>('/admin/runs', { query: { status: 'queued', limit: 10 } }),
+      ]);
+      return [...running.items, ...queued.items];
+    },
+    refetchInterval: (q) => (q.state.data?.length ? POLL_MS : 5000),
   });
 }
 
-/** What one metric refresh did (POST /admin/jobs/refresh-metrics). */
-export interface RefreshSummary {
-  articles: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  /** values written per source; `none`: every source answered without a value */
-  by_source: Record<string, number>;
-}
-
-export function useRefreshMetrics() {
-  return useMutation({
-    mutationFn: () => api<RefreshSummary>('/admin/jobs/refresh-metrics', { method: 'POST', body: {} }),
+export function useRunHistory(kind: RunKind | '', offset: number) {
+  return useQuery({
+    queryKey: ['admin', 'runs', 'history', kind, offset],
+    queryFn: () =>
+      api<RunPage>('/admin/runs', {
+        query: { limit: HISTORY_PAGE, offset, ...(kind ? { kind } : {}) },
+      }),
+    placeholderData: keepPreviousData,
+    // rows of runs under way move on their own
+    refetchInterval: (q) => (q.state.data?.items.some((r) => isActive(r.status)) ? POLL_MS * 2 : false),
   });
 }
 
-export function useWeeklyReports() {
+export function useRun(id: string | null) {
+  return useQuery({
+    queryKey: ['admin', 'run', id],
+    enabled: !!id,
+    queryFn: () => api<Run>(`/admin/runs/${encodeURIComponent(id!)}`),
+    refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? POLL_MS : false),
+  });
+}
+
+/** Starts a job; the answer is its run id (202). */
+export function useStartJob() {
+  const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { topic_id?: string; week_start?: string }) =>
-      api<unknown>('/admin/jobs/weekly-reports', { method: 'POST', body }),
+    mutationFn: (job: { kind: RunKind; topicId?: string }) => {
+      const url =
+        job.kind === 'scrape'
+          ? '/admin/scraper/runs'
+          : job.kind === 'metrics'
+            ? '/admin/jobs/refresh-metrics'
+            : '/admin/jobs/weekly-reports';
+      const body = job.kind === 'reports' && job.topicId ? { topic_id: job.topicId } : {};
+      return api<{ run_id: string }>(url, { method: 'POST', body });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'runs'] }),
+  });
+}
+
+export interface NamedItem {
+  id: string;
+  name: string;
+}
+
+/** source names for the errors of a run (the catalog's list) */
+export function useSourceNames(enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'sources', 'names'],
+    enabled,
+    queryFn: async () => new Map((await api<NamedItem[]>('/admin/sources')).map((s) => [s.id, s.name])),
+    staleTime: 60_000,
   });
 }

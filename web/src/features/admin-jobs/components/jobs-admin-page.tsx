@@ -1,133 +1,31 @@
-import { useState, type ReactNode } from 'react';
-import { Play } from 'lucide-react';
-import { useI18n } from '../../../lib/i18n';
-import { TopicSelect } from '../../../lib/topic-select';
-import { errorMessage } from '../../../lib/ui';
-import { useRefreshMetrics, useScraperRun, useStartScrape, useWeeklyReports } from '../api/jobs';
+import { useSearchParams } from 'react-router';
+import { useActiveRuns } from '../api/jobs';
+import { useJobsText } from '../messages';
+import { ActiveRuns } from './active-runs';
+import { RunDetail } from './run-detail';
+import { RunHistory } from './run-history';
+import { StartJobs } from './start-jobs';
+import '../jobs.css';
 
+/**
+ * The Jobs page: start a job, follow the runs under way, browse the history of runs and open one
+ * to see what failed. Runs are records on the server: leaving the page loses nothing, and the
+ * open run is in the address (`?run=<id>`).
+ */
 export default function JobsAdminPage() {
-  const { t } = useI18n();
+  const { t } = useJobsText();
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('run');
+  const active = useActiveRuns();
+  const open = (id: string) => setParams({ run: id });
+  const busy = new Set((active.data ?? []).map((r) => r.kind));
   return (
-    <section>
-      <h1>{t('admin.jobs.title')}</h1>
-      <div className="jobs">
-        <ScrapeJob />
-        <MetricsJob />
-        <ReportsJob />
-      </div>
+    <section className="jobs-page">
+      <h1>{t('jobs.title')}</h1>
+      <StartJobs busy={busy} onStarted={() => void active.refetch()} />
+      <ActiveRuns runs={active.data ?? []} onOpen={open} />
+      {selected && <RunDetail id={selected} onClose={() => setParams({})} />}
+      <RunHistory onOpen={open} selected={selected} />
     </section>
-  );
-}
-
-function JobCard({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
-  return (
-    <section className="card" data-testid={testId} aria-label={title}>
-      <h2>{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function JobError({ error }: { error: unknown }) {
-  const { t } = useI18n();
-  if (!error) return null;
-  return (
-    <p className="form-error" role="alert">
-      {errorMessage(error, t('common.error'))}
-    </p>
-  );
-}
-
-function Result({ value, error }: { value: unknown; error: unknown }) {
-  const { t } = useI18n();
-  if (error) return <JobError error={error} />;
-  if (value === undefined) return null;
-  return (
-    <output className="job-result" aria-label={t('admin.jobs.result')}>
-      {JSON.stringify(value, null, 2)}
-    </output>
-  );
-}
-
-function ScrapeJob() {
-  const { t } = useI18n();
-  const start = useStartScrape();
-  const run = useScraperRun(start.data?.run_id);
-  const running = start.isPending || run.data?.status === 'running';
-  return (
-    <JobCard title={t('admin.jobs.scrape')} testId="job-scrape">
-      <button type="button" className="primary" disabled={running} onClick={() => start.mutate()}>
-        <Play size={16} aria-hidden="true" /> {running ? t('admin.jobs.running') : t('admin.jobs.scrape')}
-      </button>
-      {run.data && <p role="status">{t('admin.jobs.status', { status: run.data.status })}</p>}
-      <Result value={run.data?.counts} error={start.error ?? run.error} />
-    </JobCard>
-  );
-}
-
-function MetricsJob() {
-  const { t } = useI18n();
-  const job = useRefreshMetrics();
-  const summary = job.data;
-  return (
-    <JobCard title={t('admin.jobs.refreshMetrics')} testId="job-metrics">
-      <button type="button" className="primary" disabled={job.isPending} onClick={() => job.mutate()}>
-        <Play size={16} aria-hidden="true" />{' '}
-        {job.isPending ? t('admin.jobs.running') : t('admin.jobs.refreshMetrics')}
-      </button>
-      <JobError error={job.error} />
-      {summary && !job.isPending && (
-        <output className="job-summary" aria-label={t('admin.jobs.result')}>
-          <span>
-            {t('admin.jobs.refreshSummary', {
-              articles: summary.articles,
-              updated: summary.updated,
-              unchanged: summary.unchanged,
-              failed: summary.failed,
-            })}
-          </span>
-          {Object.keys(summary.by_source).length > 0 && (
-            <span>
-              {' '}
-              {t('admin.jobs.bySource', {
-                sources: Object.entries(summary.by_source)
-                  // named sources in alphabetical order, "no value" last
-                  .sort(([a], [b]) => Number(a === 'none') - Number(b === 'none') || a.localeCompare(b))
-                  .map(([source, n]) => `${source === 'none' ? t('admin.jobs.noValue') : source}: ${n}`)
-                  .join(', '),
-              })}
-            </span>
-          )}
-        </output>
-      )}
-    </JobCard>
-  );
-}
-
-function ReportsJob() {
-  const { t } = useI18n();
-  const job = useWeeklyReports();
-  const [topicId, setTopicId] = useState('');
-  return (
-    <JobCard title={t('admin.jobs.weeklyReports')} testId="job-reports">
-      <div className="row">
-        <TopicSelect
-          label={t('articles.topic')}
-          allLabel={t('articles.allTopics')}
-          value={topicId}
-          onChange={(e) => setTopicId(e.target.value)}
-        />
-        <button
-          type="button"
-          className="primary"
-          disabled={job.isPending}
-          onClick={() => job.mutate(topicId ? { topic_id: topicId } : {})}
-        >
-          <Play size={16} aria-hidden="true" />{' '}
-          {job.isPending ? t('admin.jobs.running') : t('admin.jobs.weeklyReports')}
-        </button>
-      </div>
-      <Result value={job.data} error={job.error} />
-    </JobCard>
   );
 }

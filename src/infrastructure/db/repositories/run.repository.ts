@@ -1,0 +1,226 @@
+import { hostname } from 'node:os';
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, or, isNull, sql } from 'drizzle-orm';
+import type { RunItemError, RunStatus } from '../../../domain/runs.js';
+import {
+  RUN_ERRORS_KEPT,
+  type RunFilter,
+  type RunFinish,
+  type RunRecord,
+  type RunRepository,
+} from '../../../application/runs/runs.ports.js';
+import type { Db } from '../client.js';
+import { storableText } from '../safe-text.js';
+import { articles, runErrors, scraperRuns, sources } from '../schema/index.js';
+
+const ACTIVE: RunStatus[] = ['queued', 'running'];
+/** how often a process says its runs are alive */
+export const HEARTBEAT_MS = 30_000;
+const MESSAGE_MAX = 1000;
+
+const runOf = (r: typeof scraperRuns.$inferSelect): RunRecord => ({
+  id: r.id,
+  kind: r.kind,
+  status: r.status,
+  trigger: r.trigger,
+  correlationId: r.correlationId,
+  counts: r.counts,
+  summary: r.summary,
+  progress: { done: r.progressDone, total: r.progressTotal },
+  errorCount: r.errorCount,
+  error: r.error,
+  startedAt: r.startedAt,
+  finishedAt: r.finishedAt,
+});
+
+const clean = (s: string) => storableText(s, MESSAGE_MAX);
+
+/**
+ * Run records of every kind. The runs this instance created and has not finished get a heartbeat
+ * every HEARTBEAT_MS, so that another process can tell a live run from one whose process died.
+ */
+export class DrizzleRunRepository implements RunRepository {
+  private readonly owner = `${hostname()}:${process.pid}`;
+  private readonly mine = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(protected readonly db: Db) {}
+
+  async create(input: {
+    trigger: string;
+    correlationId: string;
+    kind?: RunRecord['kind'];
+    status?: 'queued' | 'running';
+  }): Promise<RunRecord> {
+    const [r] = await this.db
+      .insert(scraperRuns)
+      .values({ ...input, owner: this.owner, heartbeatAt: new Date() })
+      .returning();
+    this.track(r!.id);
+    return runOf(r!);
+  }
+
+  async progress(id: string, p: { done: number; total: number }): Promise<void> {
+    await this.db
+      .update(scraperRuns)
+      .set({
+        progressDone: Math.max(0, Math.round(p.done)),
+        progressTotal: Math.max(0, Math.round(p.total)),
+        heartbeatAt: new Date(),
+        status: sql`case when ${scraperRuns.status} = 'queued' then 'running' else ${scraperRuns.status} end`,
+      })
+      .where(eq(scraperRuns.id, id));
+  }
+
+  async addErrors(id: string, errors: RunItemError[]): Promise<void> {
+    if (!errors.length) return;
+    const [run] = await this.db
+      .update(scraperRuns)
+      .set({ errorCount: sql`${scraperRuns.errorCount} + ${errors.length}` })
+      .where(eq(scraperRuns.id, id))
+      .returning({ errorCount: scraperRuns.errorCount });
+    if (!run) return;
+    const stored = run.errorCount - errors.length;
+    const room = Math.max(0, RUN_ERRORS_KEPT - stored);
+    const kept = errors.slice(0, room);
+    if (!kept.length) return;
+    await this.db.insert(runErrors).values(
+      kept.map((e) => ({
+        runId: id,
+        sourceId: e.sourceId ?? null,
+        articleId: e.articleId ?? null,
+        topicId: e.topicId ?? null,
+        message: clean(e.message),
+      })),
+    );
+  }
+
+  async finish(id: string, result: RunFinish): Promise<void> {
+    const [run] = await this.db
+      .select({ kind: scraperRuns.kind, startedAt: scraperRuns.startedAt })
+      .from(scraperRuns)
+      .where(eq(scraperRuns.id, id));
+    let status = result.status;
+    if (run?.kind === 'scrape') {
+      const errors = await this.scrapeErrors(id, run.startedAt);
+      await this.addErrors(id, errors);
+      if (status === 'completed' && errors.length) status = 'completed_with_errors';
+    }
+    const write = (error: string | null) =>
+      this.db
+        .update(scraperRuns)
+        .set({
+          status,
+          counts: result.counts,
+          summary: result.summary ?? result.counts,
+          error,
+          finishedAt: new Date(),
+          heartbeatAt: new Date(),
+        })
+        .where(eq(scraperRuns.id, id));
+    try {
+      await write(result.error === null ? null : storableText(result.error, MESSAGE_MAX));
+    } catch {
+      // whatever the text held, the run must not stay `running`
+      await write(`${status}; the error text could not be stored`);
+    }
+    this.untrack(id);
+  }
+
+  async get(id: string): Promise<RunRecord | null> {
+    const [r] = await this.db.select().from(scraperRuns).where(eq(scraperRuns.id, id));
+    return r ? runOf(r) : null;
+  }
+
+  async errors(id: string, limit: number): Promise<RunItemError[]> {
+    const rows = await this.db
+      .select()
+      .from(runErrors)
+      .where(eq(runErrors.runId, id))
+      .orderBy(runErrors.createdAt, runErrors.id)
+      .limit(limit);
+    return rows.map((r) => ({
+      ...(r.sourceId ? { sourceId: r.sourceId } : {}),
+      ...(r.articleId ? { articleId: r.articleId } : {}),
+      ...(r.topicId ? { topicId: r.topicId } : {}),
+      message: r.message,
+    }));
+  }
+
+  async list(f: RunFilter): Promise<{ items: RunRecord[]; total: number }> {
+    const where = and(
+      f.kind ? eq(scraperRuns.kind, f.kind) : undefined,
+      f.status ? eq(scraperRuns.status, f.status) : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(scraperRuns)
+        .where(where)
+        .orderBy(desc(scraperRuns.startedAt), desc(scraperRuns.id))
+        .limit(f.limit)
+        .offset(f.offset),
+      this.db.select({ n: count() }).from(scraperRuns).where(where),
+    ]);
+    return { items: rows.map(runOf), total: Number(total?.n ?? 0) };
+  }
+
+  async closeInterrupted(opts: { all: boolean; staleBefore: Date }): Promise<number> {
+    const stale = or(isNull(scraperRuns.heartbeatAt), lt(scraperRuns.heartbeatAt, opts.staleBefore));
+    const rows = await this.db
+      .update(scraperRuns)
+      .set({
+        status: 'interrupted',
+        finishedAt: new Date(),
+        error: 'the process running it stopped before it ended',
+      })
+      .where(and(inArray(scraperRuns.status, ACTIVE), opts.all ? undefined : stale))
+      .returning({ id: scraperRuns.id });
+    return rows.length;
+  }
+
+  /** sources that failed since the run started, and the run's articles that failed */
+  private async scrapeErrors(id: string, startedAt: Date): Promise<RunItemError[]> {
+    const [failedSources, failedArticles] = await Promise.all([
+      this.db
+        .select({ id: sources.id, error: sources.lastError })
+        .from(sources)
+        .where(and(isNotNull(sources.lastError), gte(sources.lastFetchedAt, startedAt))),
+      this.db
+        .select({ id: articles.id, topicId: articles.topicId, error: articles.processingError })
+        .from(articles)
+        .where(and(eq(articles.runId, id), eq(articles.processingStatus, 'failed')))
+        .limit(RUN_ERRORS_KEPT),
+    ]);
+    return [
+      ...failedSources.map((s) => ({ sourceId: s.id, message: s.error ?? 'failed' })),
+      ...failedArticles.map((a) => ({
+        articleId: a.id,
+        topicId: a.topicId,
+        message: a.error ?? 'processing failed',
+      })),
+    ];
+  }
+
+  private track(id: string): void {
+    this.mine.add(id);
+    this.timer ??= setInterval(() => void this.beat(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  private untrack(id: string): void {
+    this.mine.delete(id);
+    if (!this.mine.size && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private async beat(): Promise<void> {
+    if (!this.mine.size) return;
+    await this.db
+      .update(scraperRuns)
+      .set({ heartbeatAt: new Date() })
+      .where(inArray(scraperRuns.id, [...this.mine]))
+      .catch(() => undefined);
+  }
+}
