@@ -70,7 +70,8 @@ describe.each(dbKinds())('read state on %s', (kind) => {
     const isRead = async (h: Headers) =>
       (await list(`/articles?topic_id=${topicA}&limit=100`, h)).items.find((i) => i.id === id)!.is_read;
     expect(await isRead(u.headers)).toBe(false);
-    for (let n = 0; n < 2; n++) expect((await req('PUT', `/articles/${id}/read`, u.headers)).statusCode).toBe(204);
+    for (let n = 0; n < 2; n++)
+      expect((await req('PUT', `/articles/${id}/read`, u.headers)).statusCode).toBe(204);
     expect(await isRead(u.headers)).toBe(true);
     expect(await isRead(other.headers)).toBe(false);
     const guest = await list(`/articles?topic_id=${topicA}&limit=100`);
@@ -98,11 +99,17 @@ describe.each(dbKinds())('read state on %s', (kind) => {
     const u = await t.login();
     for (const r of [inA[0]!, inA[3]!, inA[5]!])
       expect((await req('PUT', `/articles/${r.id}/read`, u.headers)).statusCode).toBe(204);
-    const page = await list(`/articles?topic_id=${topicA}&unread_only=true&sort=scraped_at&order=desc`, u.headers);
+    const page = await list(
+      `/articles?topic_id=${topicA}&unread_only=true&sort=scraped_at&order=desc`,
+      u.headers,
+    );
     expect(page.items.map((i) => i.id)).toEqual([inA[4]!.id, inA[2]!.id, inA[1]!.id]);
     expect(page.total).toBe(3);
     expect(page.items.every((i) => !i.is_read)).toBe(true);
-    const byTitle = await list(`/articles?topic_id=${topicA}&unread_only=true&sort=title&order=asc`, u.headers);
+    const byTitle = await list(
+      `/articles?topic_id=${topicA}&unread_only=true&sort=title&order=asc`,
+      u.headers,
+    );
     expect(byTitle.items.map((i) => i.id)).toEqual([inA[1]!.id, inA[2]!.id, inA[4]!.id]);
     expect((await list(`/articles?topic_id=${topicA}&unread_only=true`)).total).toBe(6);
   });

@@ -78,11 +78,16 @@ describe.each(dbKinds().flatMap((d) => cacheKinds().map((c) => [d, c] as const))
 
     it('falls back to the feed summary, and answers null without either', async () => {
       const db = t.container.database.db;
-      const summaryOnly = await makeArticle(db, { topicId: topic, metadata: { feed_summary: 'a < b & <em>c</em>' } });
+      const summaryOnly = await makeArticle(db, {
+        topicId: topic,
+        metadata: { feed_summary: 'a < b & <em>c</em>' },
+      });
       const r1 = await t.app.inject({ method: 'GET', url: `/articles/${summaryOnly.id}` });
       expect(r1.json().content_html).toBe('a &lt; b &amp; <em>c</em>');
       const bare = await makeArticle(db, { topicId: topic });
-      expect((await t.app.inject({ method: 'GET', url: `/articles/${bare.id}` })).json().content_html).toBeNull();
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/articles/${bare.id}` })).json().content_html,
+      ).toBeNull();
     });
 
     it('lists each enabled metric with its source and fetch date', async () => {
@@ -103,11 +108,19 @@ describe.each(dbKinds().flatMap((d) => cacheKinds().map((c) => [d, c] as const))
           .view_count;
       expect(await detail()).toBe(0);
       for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.2'])
-        await t.app.inject({ method: 'POST', url: `/articles/${fresh.id}/view`, headers: { 'x-forwarded-for': ip } });
+        await t.app.inject({
+          method: 'POST',
+          url: `/articles/${fresh.id}/view`,
+          headers: { 'x-forwarded-for': ip },
+        });
       expect(await detail()).toBe(2);
       await t.container.services.views.flush();
       expect(await detail()).toBe(2);
-      await t.app.inject({ method: 'POST', url: `/articles/${fresh.id}/view`, headers: { 'x-forwarded-for': '203.0.113.3' } });
+      await t.app.inject({
+        method: 'POST',
+        url: `/articles/${fresh.id}/view`,
+        headers: { 'x-forwarded-for': '203.0.113.3' },
+      });
       expect(await detail()).toBe(3);
     });
   },

@@ -111,7 +111,9 @@ describe.each(dbKinds())('search (GET /articles?q=) on %s', (kind) => {
 
   it('keeps every other sort with q, and refuses relevance without q', async () => {
     const byTitle = await search('protein', '&sort=title&order=asc');
-    expect(byTitle.items.map((i) => i.title)).toEqual([a.graphs!, a.folding!, a.weather!].map((r) => r.title));
+    expect(byTitle.items.map((i) => i.title)).toEqual(
+      [a.graphs!, a.folding!, a.weather!].map((r) => r.title),
+    );
     const newest = await search('protein', '&sort=scraped_at&order=desc');
     expect(newest.items.map((i) => i.id)).toEqual([a.weather!.id, a.graphs!.id, a.folding!.id]);
     const refused = await t.app.inject({ method: 'GET', url: '/articles?sort=relevance' });

@@ -18,9 +18,11 @@ type Node = Record<string, unknown>;
  * and a summary when its content is out of line. Dates are RFC 3339, ids absolute IRIs, unique.
  */
 function checkAtom(xml: string): Node[] {
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#text' }).parse(
-    xml,
-  ) as Node;
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#text',
+  }).parse(xml) as Node;
   const feed = doc.feed as Node;
   expect(feed, 'root element atom:feed').toBeDefined();
   expect(feed['@xmlns']).toBe(ATOM_NS);
@@ -103,21 +105,34 @@ describe.each(dbKinds())('similar articles and Atom feeds on %s', (kind) => {
     expect(ids).not.toContain(twinElsewhere.id);
     expect(new Set(ids.slice(0, 3))).toEqual(new Set(proteins.slice(1).map((p) => p.id)));
     const weatherSide = await t.app.inject({ method: 'GET', url: `/articles/${weather[0]!.id}/similar` });
-    expect(new Set(weatherSide.json().items.slice(0, 3).map((i: { id: string }) => i.id))).toEqual(
-      new Set(weather.slice(1).map((w) => w.id)),
-    );
+    expect(
+      new Set(
+        weatherSide
+          .json()
+          .items.slice(0, 3)
+          .map((i: { id: string }) => i.id),
+      ),
+    ).toEqual(new Set(weather.slice(1).map((w) => w.id)));
     // vectors are kept: a second call embeds nothing new
     const db = t.container.database.db;
     const { rowsOf } = await import('../../src/infrastructure/db/client.js');
     const { sql } = await import('drizzle-orm');
-    const stored = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from article_embeddings`));
+    const stored = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from article_embeddings`),
+    );
     expect(Number(stored[0]!.n)).toBe(8);
-    const unknown = await t.app.inject({ method: 'GET', url: '/articles/00000000-0000-4000-8000-000000000000/similar' });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/articles/00000000-0000-4000-8000-000000000000/similar',
+    });
     expect(unknown.statusCode).toBe(404);
   });
 
   it("serves a topic's ranked list as Atom that an independent parser reads", async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/feeds/topics/${topic}.atom?sort=scraped_at&order=desc` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/feeds/topics/${topic}.atom?sort=scraped_at&order=desc`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/atom\+xml/);
     const entries = checkAtom(res.body);
@@ -125,15 +140,27 @@ describe.each(dbKinds())('similar articles and Atom feeds on %s', (kind) => {
     const feed = parseFeed(res.body);
     expect(feed.meta.type).toBe('atom');
     expect(feed.title).toBe('Biology & <Weather>');
-    expect(feed.self).toBe(`https://reader.example.test/feeds/topics/${topic}.atom?sort=scraped_at&order=desc`);
+    expect(feed.self).toBe(
+      `https://reader.example.test/feeds/topics/${topic}.atom?sort=scraped_at&order=desc`,
+    );
     expect(feed.url).toBe(`https://reader.example.test/articles?topic=${topic}&sort=scraped_at&order=desc`);
-    expect(feed.items.map((i) => i.url)).toEqual([...weather].reverse().concat([...proteins].reverse()).map((a) => a.url));
+    expect(feed.items.map((i) => i.url)).toEqual(
+      [...weather]
+        .reverse()
+        .concat([...proteins].reverse())
+        .map((a) => a.url),
+    );
     expect(feed.items[0]!.title).toBe('Storm forecast rainfall 3');
     expect(feed.items.at(-1)!.published).toBeNull();
 
-    const byCitations = await t.app.inject({ method: 'GET', url: `/feeds/topics/${topic}.atom?sort=citation_count` });
+    const byCitations = await t.app.inject({
+      method: 'GET',
+      url: `/feeds/topics/${topic}.atom?sort=citation_count`,
+    });
     expect(parseFeed(byCitations.body).items[0]!.url).toBe(weather[1]!.url);
-    expect((await t.app.inject({ method: 'GET', url: `/feeds/topics/${topic}.atom?sort=nope` })).statusCode).toBe(422);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/feeds/topics/${topic}.atom?sort=nope` })).statusCode,
+    ).toBe(422);
     expect(
       (await t.app.inject({ method: 'GET', url: '/feeds/topics/00000000-0000-4000-8000-000000000000.atom' }))
         .statusCode,
@@ -142,14 +169,20 @@ describe.each(dbKinds())('similar articles and Atom feeds on %s', (kind) => {
 
   it("serves a topic's weekly reports as Atom", async () => {
     const db = t.container.database.db;
-    await insertReport(db, { topicId: topic, weekStartDate: '2026-01-05', title: 'Week one: folding ]]> <b>news</b>' });
+    await insertReport(db, {
+      topicId: topic,
+      weekStartDate: '2026-01-05',
+      title: 'Week one: folding ]]> <b>news</b>',
+    });
     await insertReport(db, { topicId: topic, weekStartDate: '2026-01-12', title: 'Week two' });
     const res = await t.app.inject({ method: 'GET', url: `/feeds/reports/${topic}.atom` });
     expect(res.statusCode, res.body).toBe(200);
     expect(checkAtom(res.body)).toHaveLength(2);
     const feed = parseFeed(res.body);
     expect(feed.items.map((i) => i.title).sort()).toEqual(['Week one: folding ]]> <b>news</b>', 'Week two']);
-    expect(feed.items.map((i) => i.url)).toContain(`https://reader.example.test/reports?topic=${topic}&week=2026-01-12`);
+    expect(feed.items.map((i) => i.url)).toContain(
+      `https://reader.example.test/reports?topic=${topic}&week=2026-01-12`,
+    );
     const empty = await t.app.inject({ method: 'GET', url: `/feeds/reports/${other}.atom` });
     expect(checkAtom(empty.body)).toHaveLength(0);
   });

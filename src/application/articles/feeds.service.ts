@@ -24,7 +24,10 @@ export class FeedsService {
       { topicId, sort: q.sort, order: q.order, limit: FEED_ENTRIES, offset: 0 },
       null,
     );
-    const params = new URLSearchParams({ ...(q.sort ? { sort: q.sort } : {}), ...(q.order ? { order: q.order } : {}) });
+    const params = new URLSearchParams({
+      ...(q.sort ? { sort: q.sort } : {}),
+      ...(q.order ? { order: q.order } : {}),
+    });
     const query = params.size ? `?${params}` : '';
     const entries = page.items.map((a) => this.articleEntry(a));
     return this.writer.write({

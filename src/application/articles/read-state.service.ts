@@ -34,7 +34,9 @@ export class ReadStateService {
     return { marked: await this.reads.markMatching(userId, filter, MARK_ALL_MAX) };
   }
 
-  async unreadCounts(userId: string): Promise<{ items: { topic_id: string; unread: number }[]; total: number }> {
+  async unreadCounts(
+    userId: string,
+  ): Promise<{ items: { topic_id: string; unread: number }[]; total: number }> {
     const counts = await this.reads.unreadCounts(userId);
     return {
       items: counts.map((c) => ({ topic_id: c.topicId, unread: c.unread })),

@@ -35,7 +35,12 @@ export class SimilarArticlesService {
       .filter((a) => a.score > 0)
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, SIMILAR_COUNT);
-    return { items: await this.articles.byIds(ranked.map((r) => r.id), viewerId) };
+    return {
+      items: await this.articles.byIds(
+        ranked.map((r) => r.id),
+        viewerId,
+      ),
+    };
   }
 
   /** embeds and stores the vectors the window lacks */

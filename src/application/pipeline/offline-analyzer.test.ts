@@ -94,10 +94,16 @@ describe('the built-in analyzer', () => {
   });
 
   it('leaves English stop words out of tags and segments Chinese with Intl.Segmenter', () => {
-    const tags = keywordTags('What works against malaria', 'Against malaria what works: bed nets and vaccines against malaria.');
+    const tags = keywordTags(
+      'What works against malaria',
+      'Against malaria what works: bed nets and vaccines against malaria.',
+    );
     expect(tags).toContain('malaria');
     for (const stop of ['what', 'against', 'works', 'and']) expect(tags).not.toContain(stop);
-    const zh = keywordTags('蛋白質結構預測的新方法', '研究人員提出了一種蛋白質結構預測的新方法，預測速度更快。');
+    const zh = keywordTags(
+      '蛋白質結構預測的新方法',
+      '研究人員提出了一種蛋白質結構預測的新方法，預測速度更快。',
+    );
     expect(zh).toContain('蛋白質');
     expect(zh).toContain('預測');
     expect(zh).not.toContain('蛋白質結構預測的新方法');

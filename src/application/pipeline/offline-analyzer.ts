@@ -106,7 +106,11 @@ export function plainText(s: string): string {
   );
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** true when the sentence says no more than the title: equal, contained in it, or mostly its words */
 function repeatsTitle(sentence: string, title: string): boolean {
@@ -144,7 +148,11 @@ export interface SummaryOptions {
  * are kept in text order. Sentences that repeat the title are never chosen.
  */
 export function extractiveSummary(text: string, opts: SummaryOptions | number = {}): string {
-  const { title = '', maxSentences = 3, maxChars = 600 } = typeof opts === 'number' ? { maxSentences: opts } : opts;
+  const {
+    title = '',
+    maxSentences = 3,
+    maxChars = 600,
+  } = typeof opts === 'number' ? { maxSentences: opts } : opts;
   const sentences = splitSentences(plainText(text))
     .map((s, i) => (i === 0 ? withoutTitlePrefix(s, title) : s))
     .filter((s) => s.length > 0 && !repeatsTitle(s, title));

@@ -41,7 +41,8 @@ export const ArticleOut = Type.Object(
     snippet: Type.Unsafe<{ text: string; highlight: boolean }[] | null>({
       type: ['array', 'null'],
       items: SnippetSegment,
-      description: 'with q only: a plain-text excerpt of the best-matching field, highlighted where it matched',
+      description:
+        'with q only: a plain-text excerpt of the best-matching field, highlighted where it matched',
     }),
   },
   { title: 'ArticleOut' },

@@ -9,7 +9,9 @@ import type { HtmlSanitizer } from '../../application/articles/articles.ports.js
  */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags.filter((t) => !['nav', 'main', 'header', 'footer', 'aside'].includes(t)),
+    ...sanitizeHtml.defaults.allowedTags.filter(
+      (t) => !['nav', 'main', 'header', 'footer', 'aside'].includes(t),
+    ),
     'img',
     'picture',
     'del',
@@ -33,7 +35,19 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // text inside these is dropped with the tag
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'template',
+    'svg',
+    'math',
+  ],
 };
 
 const isDataImage = (src: string) => /^data:image\/(png|jpe?g|gif|webp|avif);base64,/i.test(src.trim());
@@ -67,7 +81,11 @@ export class SanitizeHtmlSanitizer implements HtmlSanitizer {
         img: (tagName, attribs) => {
           const src = attribs.src?.trim() ?? '';
           const { src: _src, ...rest } = attribs;
-          const kept = src.toLowerCase().startsWith('data:') ? (isDataImage(src) ? src : undefined) : absolute(src, baseUrl);
+          const kept = src.toLowerCase().startsWith('data:')
+            ? isDataImage(src)
+              ? src
+              : undefined
+            : absolute(src, baseUrl);
           return { tagName, attribs: { ...rest, ...(kept ? { src: kept } : {}), loading: 'lazy' } };
         },
       },

@@ -9,7 +9,8 @@ import type { Db } from '../client.js';
 import { articleEmbeddings, articles, topics } from '../schema/index.js';
 
 /** what is embedded of an article: its title and summary (bounded) */
-const textOf = (title: string, summary: string | null) => `${title}\n${(summary ?? '').slice(0, 2000)}`.trim();
+const textOf = (title: string, summary: string | null) =>
+  `${title}\n${(summary ?? '').slice(0, 2000)}`.trim();
 
 const columns = {
   id: articles.id,
@@ -19,7 +20,13 @@ const columns = {
   embedding: articleEmbeddings.embedding,
   sparse: articleEmbeddings.sparseEmbedding,
 };
-type Row = { id: string; title: string; summary: string | null; embedding: number[] | null; sparse: Record<string, number> | null };
+type Row = {
+  id: string;
+  title: string;
+  summary: string | null;
+  embedding: number[] | null;
+  sparse: Record<string, number> | null;
+};
 const embedded = (r: Row): EmbeddedArticle => ({
   id: r.id,
   text: textOf(r.title, r.summary),

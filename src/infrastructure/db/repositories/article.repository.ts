@@ -63,7 +63,8 @@ interface DetailColumns {
   author: string | null;
   translations: Record<string, ArticleTranslationView> | string | null;
   raw_html: string | null;
-  metric_details: { key: string; value: number | string; source: string | null; fetched_at: string | null }[] | string;
+  metric_details:
+    { key: string; value: number | string; source: string | null; fetched_at: string | null }[] | string;
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
@@ -173,7 +174,10 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     if (!ids.length) return [];
     const rows = rowsOf<DecoratedRow>(
       await this.db.execute(
-        decorated(sql`select ${SUMMARY_COLUMNS} from articles a where a.id = any(${uuidArray(ids)})`, viewerId),
+        decorated(
+          sql`select ${SUMMARY_COLUMNS} from articles a where a.id = any(${uuidArray(ids)})`,
+          viewerId,
+        ),
       ),
     );
     const byId = new Map(rows.map((r) => [r.id, summaryOf(r)]));
@@ -200,14 +204,12 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
       author: row.author,
       translations: parsed(row.translations ?? {}),
       rawHtml: row.raw_html,
-      metricDetails: parsed(row.metric_details).map(
-        (m): MetricDetail => ({
-          key: m.key,
-          value: Number(m.value),
-          source: m.source,
-          fetchedAt: m.fetched_at ? new Date(m.fetched_at) : null,
-        }),
-      ),
+      metricDetails: parsed(row.metric_details).map((m): MetricDetail => ({
+        key: m.key,
+        value: Number(m.value),
+        source: m.source,
+        fetchedAt: m.fetched_at ? new Date(m.fetched_at) : null,
+      })),
     };
     return detail;
   }

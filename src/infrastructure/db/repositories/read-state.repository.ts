@@ -60,7 +60,9 @@ export class DrizzleReadStateRepository implements ReadStateRepository {
             where r.user_id = ${userId} group by a.topic_id`,
       ),
     ]);
-    const read = new Map(rowsOf<{ topic_id: string; n: number | string }>(reads).map((r) => [r.topic_id, Number(r.n)]));
+    const read = new Map(
+      rowsOf<{ topic_id: string; n: number | string }>(reads).map((r) => [r.topic_id, Number(r.n)]),
+    );
     return [...totals]
       .map(([topicId, total]) => ({ topicId, unread: Math.max(0, total - (read.get(topicId) ?? 0)) }))
       .filter((c) => c.unread > 0)

@@ -16,7 +16,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
  * the zh-TW translation (B), the first 100k characters of the content (C). English stemming for the
  * original text; the translation uses the `simple` configuration (no stemming, no stop words).
  */
-export const SEARCH_VECTOR_SQL = sql.raw(`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
+export const SEARCH_VECTOR_SQL =
+  sql.raw(`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
   || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
   || setweight(to_tsvector('simple'::regconfig, coalesce(translations->'zh-TW'->>'title', '') || ' ' || coalesce(translations->'zh-TW'->>'summary', '')), 'B')
   || setweight(to_tsvector('english'::regconfig, left(coalesce(content, ''), 100000)), 'C')`);
