@@ -52,9 +52,9 @@ export async function startBenchApp(
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One GET over a kept-alive loopback connection; resolves with the status once the body is read. */
-export function httpGet(base: string, path: string): Promise<number> {
+export function httpGet(base: string, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { agent }, (res) => {
+    const req = request(`${base}${path}`, { agent, headers }, (res) => {
       res.on('data', () => {});
       res.on('end', () => resolve(res.statusCode ?? 0));
     });

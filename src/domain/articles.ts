@@ -22,12 +22,33 @@ export interface ArticleSummary {
   /** stored count; null until the first flush (sorts as "without a value", shown as 0) */
   viewCount: number | null;
   isFavorited: boolean;
+  /** read by the caller; false for guests */
+  isRead: boolean;
+  /** the best-matching excerpt of a search (`q`), plain-text segments; null without `q` */
+  snippet: SnippetSegment[] | null;
+}
+
+/** A piece of a search snippet: plain text, highlighted where the query matched. */
+export interface SnippetSegment {
+  text: string;
+  highlight: boolean;
+}
+
+/** One enabled catalog metric of an article, with where and when its value was fetched. */
+export interface MetricDetail {
+  key: string;
+  value: number;
+  source: string | null;
+  fetchedAt: Date | null;
 }
 
 export interface ArticleDetail extends ArticleSummary {
   content: string | null;
   author: string | null;
   translations: Record<string, ArticleTranslationView>;
+  /** the feed's own HTML as stored (untrusted: the service sanitises it before it is served) */
+  rawHtml: string | null;
+  metricDetails: MetricDetail[];
 }
 
 /** Sort keys that are columns of the article; any other accepted key is an enabled metric_key. */
@@ -35,6 +56,10 @@ export const COLUMN_SORTS = ['scraped_at', 'published_at', 'source', 'title', 'v
 export type ColumnSort = (typeof COLUMN_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 
-export type ArticleSort = { kind: 'column'; column: ColumnSort } | { kind: 'metric'; metricKey: string };
+export type ArticleSort =
+  | { kind: 'column'; column: ColumnSort }
+  | { kind: 'metric'; metricKey: string }
+  /** best match of `q` first (only with `q`) */
+  | { kind: 'relevance' };
 
 export const isColumnSort = (s: string): s is ColumnSort => (COLUMN_SORTS as readonly string[]).includes(s);

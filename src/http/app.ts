@@ -19,6 +19,8 @@ import { monitorRoutes } from './routes/monitor.routes.js';
 import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
+import { readerRoutes } from './routes/reader.routes.js';
+import { feedRoutes } from './routes/feeds.routes.js';
 import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
 import { scraperRoutes } from './routes/scraper.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
@@ -98,6 +100,8 @@ export async function buildApp(
   await app.register(tagRoutes(services));
   await app.register(articleRoutes(services, opts));
   await app.register(favoriteRoutes(services));
+  await app.register(readerRoutes(services));
+  await app.register(feedRoutes(services));
   await app.register(reportsRoutes(services));
   await app.register(mediaRoutes(services));
   await app.register(scraperRoutes(services));

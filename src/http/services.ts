@@ -1,6 +1,9 @@
 import type { AuthService } from '../application/auth/auth.service.js';
 import type { ArticlesService } from '../application/articles/articles.service.js';
 import type { FavoritesService } from '../application/articles/favorites.service.js';
+import type { FeedsService } from '../application/articles/feeds.service.js';
+import type { ReadStateService } from '../application/articles/read-state.service.js';
+import type { SimilarArticlesService } from '../application/articles/similar.service.js';
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
@@ -32,6 +35,9 @@ export interface Services {
   articles: ArticlesService;
   favorites: FavoritesService;
   views: ViewsService;
+  readState: ReadStateService;
+  similar: SimilarArticlesService;
+  feeds: FeedsService;
   reports: ReportsService;
   weeklyReports: WeeklyReportService;
   metricCatalog: MetricCatalogService;

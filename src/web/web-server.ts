@@ -97,6 +97,8 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
     scope.all(`${PROXY_PREFIX}/*`, handler(PROXY_PREFIX, ''));
     scope.all(PROXY_PREFIX, handler(PROXY_PREFIX, ''));
     scope.route({ method: ['GET', 'HEAD'], url: '/media/*', handler: handler('/media', '/media') });
+    // Atom feeds out: public, at the same paths as on the api (feed readers need no session)
+    scope.route({ method: ['GET', 'HEAD'], url: '/feeds/*', handler: handler('/feeds', '/feeds') });
   });
 
   const index = join(opts.distDir, 'index.html');

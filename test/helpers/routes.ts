@@ -26,11 +26,16 @@ const PUBLIC: [string, RegExp][] = [
   ['GET', /^\/metric-definitions$/],
   ['GET', /^\/tag-groups(\/\{[^}]+\})?$/],
   ['GET', /^\/media\//],
+  // the reader (issue 17): similar articles and the Atom feeds out are public
+  ['GET', /^\/articles\/\{[^}]+\}\/similar$/],
+  ['GET', /^\/feeds\/(topics|reports)\/\{[^}]+\}\.atom$/],
 ];
 
 export function authLevel(method: string, path: string): AuthLevel {
   if (PUBLIC.some(([m, re]) => m === method && re.test(path))) return 'public';
-  if (path === '/auth/me' || path.startsWith('/user/')) return 'user';
+  if (path === '/auth/me' || path.startsWith('/user/') || path.startsWith('/me/')) return 'user';
+  // read state of the signed-in reader
+  if (/^\/articles(\/\{[^}]+\})?\/read$/.test(path)) return 'user';
   return 'admin';
 }
 

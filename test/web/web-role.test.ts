@@ -162,6 +162,15 @@ describe('web role: /api/proxy hygiene (against a recording peer)', () => {
     expect(last().path).toBe('/media/covers/a.png');
   });
 
+  it('forwards the Atom feeds to the backend with their query', async () => {
+    const res = await web.inject({ method: 'GET', url: '/feeds/topics/t1.atom?sort=title&order=asc' });
+    expect(res.statusCode).toBe(200);
+    expect(last().path).toBe('/feeds/topics/t1.atom');
+    expect(last().query.toString()).toBe('sort=title&order=asc');
+    await web.inject({ method: 'GET', url: '/feeds/reports/t1.atom' });
+    expect(last().path).toBe('/feeds/reports/t1.atom');
+  });
+
   it('answers client routes with index.html and unknown files or API paths with 404', async () => {
     const page = await web.inject({ method: 'GET', url: '/articles/123?sort=title' });
     expect(page.statusCode).toBe(200);

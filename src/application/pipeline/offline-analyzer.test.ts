@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { OfflineAnalyzer, detectLanguage, extractiveSummary, keywordTags } from './offline-analyzer.js';
+import {
+  OfflineAnalyzer,
+  contentWords,
+  detectLanguage,
+  extractiveSummary,
+  keywordTags,
+} from './offline-analyzer.js';
 
 describe('the built-in analyzer', () => {
   it('guesses the language from scripts and stop words', () => {
@@ -49,5 +55,59 @@ describe('the built-in analyzer', () => {
     expect(out.language).toBe('en');
     expect(out.summary).toContain('quantum error correction');
     expect(out.tags).toContain('quantum');
+  });
+
+  it('never repeats the title in the summary', () => {
+    const title = 'Sparse attention speeds up protein folding';
+    // feeds often run the title into the text, or repeat it as the first sentence
+    const repeated = `${title}. Sparse attention speeds up protein folding! The method cuts memory by half on long chains. Accuracy on CASP targets is unchanged.`;
+    const summary = extractiveSummary(repeated, { title });
+    expect(summary.toLowerCase()).not.toContain('speeds up protein folding');
+    expect(summary).toContain('cuts memory by half');
+    const runIn = `${title} The method cuts memory by half on long chains.`;
+    expect(extractiveSummary(runIn, { title })).toBe('The method cuts memory by half on long chains.');
+    // nothing but the title: no summary at all
+    expect(extractiveSummary(title, { title })).toBe('');
+  });
+
+  it('picks sentences by the scoring rule: frequent content words, lead bonus, fragments penalised', () => {
+    const text =
+      'Graphene sensors detect gas leaks early. Click here. Graphene sensors cost little and graphene ' +
+      'films are thin. The weather was fine. Gas leaks in mines are detected by graphene sensors within seconds.';
+    const summary = extractiveSummary(text, { title: 'Cheap gas detection', maxSentences: 2 });
+    expect(summary).not.toContain('Click here');
+    expect(summary).not.toContain('weather');
+    expect(summary.startsWith('Graphene sensors detect gas leaks early.')).toBe(true);
+  });
+
+  it('answers plain text without entities or tags', async () => {
+    const out = await new OfflineAnalyzer().analyze({
+      articleId: 'a',
+      runId: 'r',
+      title: 'Cats &amp; dogs',
+      text: 'Cats &amp; dogs share homes&#8230; <b>Owners</b> report fewer conflicts&nbsp;than expected. Dogs &lt;3 cats.',
+      language: 'en',
+    });
+    expect(out.summary).not.toMatch(/&[#a-z0-9]+;|<\/?b>/i);
+    expect(out.summary).toContain('Owners report fewer conflicts than expected.');
+    expect(out.tags.join(' ')).not.toMatch(/&|;|</);
+  });
+
+  it('leaves English stop words out of tags and segments Chinese with Intl.Segmenter', () => {
+    const tags = keywordTags(
+      'What works against malaria',
+      'Against malaria what works: bed nets and vaccines against malaria.',
+    );
+    expect(tags).toContain('malaria');
+    for (const stop of ['what', 'against', 'works', 'and']) expect(tags).not.toContain(stop);
+    const zh = keywordTags(
+      '蛋白質結構預測的新方法',
+      '研究人員提出了一種蛋白質結構預測的新方法，預測速度更快。',
+    );
+    expect(zh).toContain('蛋白質');
+    expect(zh).toContain('預測');
+    expect(zh).not.toContain('蛋白質結構預測的新方法');
+    expect(zh.every((t) => [...t].length <= 4)).toBe(true);
+    expect(contentWords('我們提出一種方法')).toEqual([]);
   });
 });

@@ -176,6 +176,8 @@ export function createStages(d: StageDeps): PipelineStages {
             doi,
             arxiv_id: arxivId,
             feed_summary: entry.summary,
+            // the feed's own HTML, sanitised when the reader view serves it (content is plain text later)
+            content_html: (entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
             categories: entry.categories,
             source_kind: source.kind,
           },

@@ -125,6 +125,18 @@ export class ViewsService {
     return [...counts].map(([articleId, views]) => ({ articleId, views }));
   }
 
+  /**
+   * Views of one article counted but not yet flushed into the stored count: the cache counter plus
+   * what this process holds (the reader view shows them at once). 0 when the cache does not answer.
+   */
+  async pending(articleId: string): Promise<number> {
+    let n = this.localCounts.get(articleId) ?? 0;
+    for (const e of this.localSeen.values()) if (e.unflushed && e.articleId === articleId) n++;
+    if (this.cacheDown && Date.now() < this.retryCacheAt) return n;
+    const counted = Number(await this.cache.get(viewCounterKey(articleId)).catch(() => null));
+    return n + (Number.isInteger(counted) && counted > 0 ? counted : 0);
+  }
+
   flush(): Promise<FlushResult> {
     const run = this.tail.then(() => this.flushOnce());
     this.tail = run.catch(() => undefined);

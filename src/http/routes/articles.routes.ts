@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ArticleDetail, ArticleSummary } from '../../domain/articles.js';
+import type { ArticleSummary } from '../../domain/articles.js';
+import type { ReaderArticle } from '../../application/articles/articles.service.js';
 import { DateTime, IdParams, NoContent, Obj, Pagination, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import { clientKey } from '../plugins/client-ip.js';
@@ -31,12 +32,37 @@ const ArticleFields = {
   }),
   view_count: Type.Integer({ description: '0 if never viewed' }),
   is_favorited: Type.Boolean({ description: 'false for guests' }),
+  is_read: Type.Boolean({ description: 'read by the caller; false for guests' }),
 };
-const ArticleOut = Type.Object(ArticleFields, { title: 'ArticleOut' });
+const SnippetSegment = Type.Object({ text: Type.String(), highlight: Type.Boolean() });
+export const ArticleOut = Type.Object(
+  {
+    ...ArticleFields,
+    snippet: Type.Unsafe<{ text: string; highlight: boolean }[] | null>({
+      type: ['array', 'null'],
+      items: SnippetSegment,
+      description:
+        'with q only: a plain-text excerpt of the best-matching field, highlighted where it matched',
+    }),
+  },
+  { title: 'ArticleOut' },
+);
+const MetricDetailOut = Type.Object({
+  key: Type.String(),
+  value: Type.Number(),
+  source: NullableString({ description: 'where the value was fetched from' }),
+  fetched_at: NullableString({ format: 'date-time' }),
+});
 const ArticleDetailOut = Type.Object(
   {
     ...ArticleFields,
     content: NullableString(),
+    content_html: NullableString({
+      description: "the feed's content as sanitised HTML (no scripts, handlers, frames or forms)",
+    }),
+    metric_details: Type.Array(MetricDetailOut, {
+      description: 'each enabled catalog metric with a value, with its source and fetch time',
+    }),
     author: NullableString(),
     translations: Type.Record(
       Type.String(),
@@ -57,20 +83,28 @@ const ListQuery = Obj({
     Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'scraped_at (default), published_at, source, title, view_count or an enabled metric_key',
+      description:
+        'scraped_at (default), published_at, source, title, view_count, an enabled metric_key, or relevance (the default with q; q required)',
     }),
   ),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
   favorites_only: Type.Optional(Type.Boolean({ default: false, description: 'ignored for guests' })),
+  unread_only: Type.Optional(Type.Boolean({ default: false, description: 'ignored for guests' })),
   topic_id: Type.Optional(Uuid()),
   tag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive title search' })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'search of title, summary, content and zh-TW translation: websearch syntax ("phrase", OR, -word) plus substring (trigram) matching for CJK text and partial words',
+    }),
+  ),
   ...Pagination,
 });
 const FlushOut = Type.Object({ articles: Type.Integer(), views: Type.Integer() });
 
-const summaryOut = (a: ArticleSummary) => ({
+export const summaryOut = (a: ArticleSummary) => ({
   id: a.id,
   topic_id: a.topicId,
   title: a.title,
@@ -86,10 +120,19 @@ const summaryOut = (a: ArticleSummary) => ({
   metrics: a.metrics,
   view_count: a.viewCount ?? 0,
   is_favorited: a.isFavorited,
+  is_read: a.isRead,
+  snippet: a.snippet,
 });
-const detailOut = (a: ArticleDetail) => ({
+const detailOut = (a: ReaderArticle) => ({
   ...summaryOut(a),
   content: a.content,
+  content_html: a.contentHtml,
+  metric_details: a.metricDetails.map((m) => ({
+    key: m.key,
+    value: m.value,
+    source: m.source,
+    fetched_at: m.fetchedAt?.toISOString() ?? null,
+  })),
   author: a.author,
   translations: a.translations,
 });
@@ -108,9 +151,9 @@ export const articleRoutes =
         },
       },
       async (req) => {
-        const { favorites_only, topic_id, ...q } = req.query;
+        const { favorites_only, unread_only, topic_id, ...q } = req.query;
         const page = await services.articles.list(
-          { ...q, favoritesOnly: favorites_only, topicId: topic_id },
+          { ...q, favoritesOnly: favorites_only, unreadOnly: unread_only, topicId: topic_id },
           req.principal?.userId ?? null,
         );
         return { ...page, items: page.items.map(summaryOut) };
@@ -122,6 +165,7 @@ export const articleRoutes =
       {
         schema: {
           tags: ['articles'],
+          summary: 'The reader view; marks the article read for a signed-in caller',
           params: IdParams,
           response: { 200: ArticleDetailOut, ...errors(404, 422) },
         },

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -79,6 +80,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await initDataDirInChild(dir, opts.migrate !== false);
     const client = await PGlite.create(dir, {
       startParams: PGLITE_START_PARAMS,
+      extensions: PGLITE_EXTENSIONS,
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -111,6 +113,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
+ * Extensions the migrations create (`create extension if not exists pg_trgm`, the trigram index of
+ * the reader search): PGlite ships them as separate bundles that must be named at create time.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/**
  * V8 tiers hot WASM functions up to TurboFan; for PostgreSQL's 9 MB module that compilation leaves
  * ~60 MB of malloc arenas behind for good, and PGlite's short queries run no slower on Liftoff, V8's
  * baseline compiler (docs/decisions.md, "Idle memory"). Only WASM compiled afterwards is affected;
@@ -129,10 +137,14 @@ function useBaselineWasmCompiler(): void {
 async function initDataDirInChild(dir: string, migrate: boolean): Promise<void> {
   const resolvePath = createRequire(import.meta.url).resolve;
   const script = `const { PGlite } = require(${JSON.stringify(resolvePath('@electric-sql/pglite'))});
+const { pg_trgm } = require(${JSON.stringify(resolvePath('@electric-sql/pglite/contrib/pg_trgm'))});
 const { drizzle } = require(${JSON.stringify(resolvePath('drizzle-orm/pglite'))});
 const { migrate } = require(${JSON.stringify(resolvePath('drizzle-orm/pglite/migrator'))});
 (async () => {
-  const db = await PGlite.create(process.argv[1], { startParams: JSON.parse(process.argv[2]) });
+  const db = await PGlite.create(process.argv[1], {
+    startParams: JSON.parse(process.argv[2]),
+    extensions: { pg_trgm },
+  });
   if (process.argv[3]) await migrate(drizzle(db), { migrationsFolder: process.argv[3] });
   await db.close();
 })().catch((err) => { console.error(err); process.exit(1); });`;

@@ -12,9 +12,13 @@ import type {
   ArticleSummary,
   ArticleTranslationView,
   ColumnSort,
+  MetricDetail,
   SortOrder,
 } from '../../../domain/articles.js';
+import { buildSnippet, parseSearch } from '../../../domain/search.js';
 import { rowsOf, type Db } from '../client.js';
+import { RELEVANCE_CANDIDATES, SNIPPET_FIELDS, searchMatch, searchRank } from './article-search.sql.js';
+import { isReadSql, unreadSql } from './read-state.sql.js';
 
 /**
  * `total` is exact up to this many matches; above it the planner's row estimate is returned, since
@@ -50,19 +54,23 @@ interface DecoratedRow extends SummaryRow {
   tags: string[] | string;
   metrics: Record<string, number | string> | string;
   is_favorited: boolean | string;
+  is_read: boolean | string;
+  /** with q: [zh-TW title, zh-TW summary, content start] */
+  search_fields?: (string | null)[] | string;
 }
 interface DetailColumns {
   content: string | null;
   author: string | null;
   translations: Record<string, ArticleTranslationView> | string | null;
+  raw_html: string | null;
+  metric_details:
+    { key: string; value: number | string; source: string | null; fetched_at: string | null }[] | string;
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 /** a text literal cast to an array type: one parameter whatever the length, on both drivers */
 export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
-
-function whereOf(f: ArticleFilter): SQL {
+export function whereOf(f: ArticleFilter): SQL {
   const parts: SQL[] = [sql`true`];
   // topic filter: every topic whose sources carried the article, not only its primary one
   // (article_topics; a semi-join probing its (article_id, topic_id) key, docs/decisions.md)
@@ -71,7 +79,8 @@ function whereOf(f: ArticleFilter): SQL {
       sql`exists (select 1 from article_topics lt where lt.article_id = a.id and lt.topic_id = ${f.topicId})`,
     );
   if (f.source) parts.push(sql`a.source = ${f.source}`);
-  if (f.q) parts.push(sql`a.title ilike ${`%${escapeLike(f.q)}%`}`);
+  if (f.q) parts.push(searchMatch(f.q));
+  if (f.unreadFor) parts.push(unreadSql(f.unreadFor));
   if (f.tag)
     parts.push(
       sql`exists (select 1 from article_tags at join tags t on t.id = at.tag_id where at.article_id = a.id and t.name = ${f.tag})`,
@@ -109,13 +118,14 @@ export function decorated(page: SQL, viewerId: string | null, extra = sql``): SQ
     coalesce((select json_object_agg(m.metric_key, m.value order by m.metric_key) from article_metrics m
               join metric_definitions d on d.metric_key = m.metric_key and d.enabled
               where m.article_id = p.id and m.value is not null), '{}'::json) as metrics,
-    ${favorited} as is_favorited
+    ${favorited} as is_favorited,
+    ${isReadSql(viewerId)} as is_read
     from (${page}) p`;
 }
 
 const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
-function summaryOf(r: DecoratedRow): ArticleSummary {
+function summaryOf(r: DecoratedRow, terms?: readonly string[]): ArticleSummary {
   const metrics: Record<string, number> = {};
   for (const [k, v] of Object.entries(parsed(r.metrics))) metrics[k] = Number(v);
   return {
@@ -134,8 +144,17 @@ function summaryOf(r: DecoratedRow): ArticleSummary {
     metrics,
     viewCount: r.view_count,
     isFavorited: r.is_favorited === true || r.is_favorited === 't',
+    isRead: r.is_read === true || r.is_read === 't',
+    snippet: terms ? buildSnippet([r.title, r.summary, ...parsed(r.search_fields ?? [])], terms) : null,
   };
 }
+
+/** enabled catalog metrics of the detail row `p`, with their source and fetch time */
+const METRIC_DETAILS = sql`,
+    coalesce((select json_agg(json_build_object('key', m.metric_key, 'value', m.value, 'source', m.source,
+                'fetched_at', m.refreshed_at) order by d.priority, m.metric_key)
+              from article_metrics m join metric_definitions d on d.metric_key = m.metric_key and d.enabled
+              where m.article_id = p.id and m.value is not null), '[]'::json) as metric_details`;
 
 export class DrizzleArticleRepository implements ArticleReadRepository {
   /** estimated totals of large filters, by filter, in insertion order (the oldest is evicted) */
@@ -149,18 +168,36 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   async list(q: ArticleListQuery): Promise<ArticlePage> {
     // the page and the total run side by side (two pool connections on PostgreSQL)
     const [rows, total] = await Promise.all([
-      this.db.execute(decorated(pageSql(q), q.viewerId)),
+      this.db.execute(decorated(pageSql(q), q.viewerId, q.filter.q ? SNIPPET_FIELDS : sql``)),
       this.cachedTotal(q.filter),
     ]);
-    return { items: rowsOf<DecoratedRow>(rows).map(summaryOf), total };
+    const terms = q.filter.q ? parseSearch(q.filter.q).terms : undefined;
+    return { items: rowsOf<DecoratedRow>(rows).map((r) => summaryOf(r, terms)), total };
+  }
+
+  async byIds(ids: readonly string[], viewerId: string | null) {
+    if (!ids.length) return [];
+    const rows = rowsOf<DecoratedRow>(
+      await this.db.execute(
+        decorated(
+          sql`select ${SUMMARY_COLUMNS} from articles a where a.id = any(${uuidArray(ids)})`,
+          viewerId,
+        ),
+      ),
+    );
+    const byId = new Map(rows.map((r) => [r.id, summaryOf(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async get(id: string, viewerId: string | null) {
     const rows = rowsOf<DecoratedRow & DetailColumns>(
       await this.db.execute(
         decorated(
-          sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations from articles a where a.id = ${id}`,
+          sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations,
+                coalesce(a.metadata->>'content_html', a.metadata->>'feed_summary') as raw_html
+              from articles a where a.id = ${id}`,
           viewerId,
+          METRIC_DETAILS,
         ),
       ),
     );
@@ -171,6 +208,13 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
       content: row.content,
       author: row.author,
       translations: parsed(row.translations ?? {}),
+      rawHtml: row.raw_html,
+      metricDetails: parsed(row.metric_details).map((m): MetricDetail => ({
+        key: m.key,
+        value: Number(m.value),
+        source: m.source,
+        fetchedAt: m.fetched_at ? new Date(m.fetched_at) : null,
+      })),
     };
     return detail;
   }
@@ -180,7 +224,14 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   }
 
   private async cachedTotal(filter: ArticleFilter): Promise<number> {
-    const key = JSON.stringify([filter.topicId, filter.source, filter.q, filter.tag, filter.favoritesOf]);
+    const key = JSON.stringify([
+      filter.topicId,
+      filter.source,
+      filter.q,
+      filter.tag,
+      filter.favoritesOf,
+      filter.unreadFor,
+    ]);
     const hit = this.estimates.get(key);
     if (hit && hit.until > this.now()) return hit.total;
     const total = await this.total(filter);
@@ -233,6 +284,7 @@ function sideSort(sort: ArticleSort): { table: SQL; has: SQL; value: SQL } | nul
       has: sql`s.metric_key = ${sort.metricKey} and s.value is not null`,
       value: sql`s.value`,
     };
+  if (sort.kind === 'relevance') return null;
   if (sort.column === 'view_count')
     return { table: sql`article_view_counts`, has: sql`true`, value: sql`s.view_count` };
   return null;
@@ -241,6 +293,7 @@ function sideSort(sort: ArticleSort): { table: SQL; has: SQL; value: SQL } | nul
 /** The rows of one page, in order, before decoration. */
 export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
   const where = whereOf(q.filter);
+  if (q.sort.kind === 'relevance') return relevancePageSql(q, where);
   const side = sideSort(q.sort);
   if (!side) {
     const column = (q.sort as { column: Exclude<ColumnSort, 'view_count'> }).column;
@@ -263,6 +316,17 @@ export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
           and ${where}
         order by a.id ${dir} limit ${reach})
     ) u limit ${q.limit} offset ${q.offset}`;
+}
+
+/**
+ * Best matches first: the rank of at most RELEVANCE_CANDIDATES matching rows (the GIN indexes
+ * find them; ranking every match of a very common word would read all of them), ties newest first.
+ */
+function relevancePageSql(q: Omit<ArticleListQuery, 'viewerId'>, where: SQL): SQL {
+  const rank = q.filter.q ? searchRank(q.filter.q) : sql`0`;
+  return sql`select c.* from (
+      select ${SUMMARY_COLUMNS}, ${rank} as rank from articles a where ${where} limit ${RELEVANCE_CANDIDATES}
+    ) c order by c.rank desc, c.scraped_at desc, c.id desc limit ${q.limit} offset ${q.offset}`;
 }
 
 /** Enabled keys of the metric catalog, read-only (the catalog itself belongs to the metrics area). */

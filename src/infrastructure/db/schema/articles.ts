@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { sources, topics } from './catalog.js';
 
@@ -7,6 +17,26 @@ export interface ArticleTranslation {
   title: string;
   summary: string | null;
 }
+
+/** PostgreSQL's tsvector, read only through SQL (never selected into a row object). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * Full-text document of GET /articles?q= (docs/decisions.md "Reader search"): title (A), summary and
+ * the zh-TW translation (B), the first 100k characters of the content (C). English stemming for the
+ * original text; the translation uses the `simple` configuration (no stemming, no stop words).
+ */
+export const SEARCH_VECTOR_SQL =
+  sql.raw(`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
+  || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
+  || setweight(to_tsvector('simple'::regconfig, coalesce(translations->'zh-TW'->>'title', '') || ' ' || coalesce(translations->'zh-TW'->>'summary', '')), 'B')
+  || setweight(to_tsvector('english'::regconfig, left(coalesce(content, ''), 100000)), 'C')`);
+
+/**
+ * The text the trigram index covers (CJK text and partial words): an IMMUTABLE SQL function created
+ * by the migration, so the index expression and the query's are the same call.
+ */
+export const SEARCH_TEXT_SQL = sql.raw('article_search_text(a.title, a.summary, a.translations, a.content)');
 
 export const articles = pgTable(
   'articles',
@@ -35,6 +65,7 @@ export const articles = pgTable(
     processingStatus: text('processing_status').notNull().default('new'),
     processingError: text('processing_error'),
     runId: uuid('run_id'),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(SEARCH_VECTOR_SQL),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -61,6 +92,12 @@ export const articles = pgTable(
     index('articles_unfinished_idx')
       .on(t.scrapedAt)
       .where(sql`${t.processingStatus} in ('new', 'analyzed')`),
+    // GET /articles?q=: words through the tsvector, CJK text and partial words through trigrams
+    index('articles_search_vector_idx').using('gin', t.searchVector),
+    index('articles_search_trgm_idx').using(
+      'gin',
+      sql`article_search_text(${t.title}, ${t.summary}, ${t.translations}, ${t.content}) gin_trgm_ops`,
+    ),
   ],
 );
 

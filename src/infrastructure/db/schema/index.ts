@@ -5,3 +5,4 @@ export * from './metrics.js';
 export * from './tags.js';
 export * from './reports.js';
 export * from './pipeline.js';
+export * from './reader.js';
