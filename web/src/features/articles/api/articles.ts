@@ -49,8 +49,7 @@ export function useSimilarArticles(id: string, enabled: boolean) {
     queryKey: ['articles', 'similar', id],
     enabled,
     retry: false,
-    queryFn: ({ signal }) =>
-      api<SimilarArticles>(`/articles/${encodeURIComponent(id)}/similar`, { signal }),
+    queryFn: ({ signal }) => api<SimilarArticles>(`/articles/${encodeURIComponent(id)}/similar`, { signal }),
   });
 }
 

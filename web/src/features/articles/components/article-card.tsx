@@ -20,7 +20,16 @@ interface Props {
   busy: boolean;
 }
 
-export function ArticleCard({ article, href, definitions, signedIn, selected, onFavorite, onRead, busy }: Props) {
+export function ArticleCard({
+  article,
+  href,
+  definitions,
+  signedIn,
+  selected,
+  onFavorite,
+  onRead,
+  busy,
+}: Props) {
   const { t, locale } = useI18n();
   // a list from before the read state (or a guest's) has no is_read: shown as unread, no toggle
   const isRead = article.is_read === true;

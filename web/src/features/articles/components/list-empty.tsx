@@ -42,7 +42,11 @@ function NoArticlesYet() {
     <div className="state state-empty" data-testid="empty-state" data-empty="no-articles">
       <p>
         <strong>{t('articles.emptyNone')}</strong>{' '}
-        {isAdmin ? (none ? t('articles.emptyNoSources') : t('articles.emptyHasSources')) : t('articles.emptyGuest')}
+        {isAdmin
+          ? none
+            ? t('articles.emptyNoSources')
+            : t('articles.emptyHasSources')
+          : t('articles.emptyGuest')}
       </p>
       {isAdmin && (
         <p className="state-actions">

@@ -54,7 +54,11 @@ export function ListFilters({ state, signedIn, metrics, update }: Props) {
           onToggleOrder={() => update({ order: state.order === 'asc' ? null : 'asc' })}
         />
         {state.tag && (
-          <button type="button" onClick={() => update({ tag: null })} aria-label={`${t('articles.tags')}: ${state.tag} ×`}>
+          <button
+            type="button"
+            onClick={() => update({ tag: null })}
+            aria-label={`${t('articles.tags')}: ${state.tag} ×`}
+          >
             #{state.tag} ×
           </button>
         )}

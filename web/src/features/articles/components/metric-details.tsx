@@ -5,7 +5,13 @@ import type { MetricDetail } from '../../../lib/api-types';
 import type { MetricDefinition } from '../api/metric-definitions';
 
 /** Each catalog metric of the article with its value, the source it came from and when it was fetched. */
-export function MetricDetails({ details, definitions }: { details: MetricDetail[]; definitions: MetricDefinition[] }) {
+export function MetricDetails({
+  details,
+  definitions,
+}: {
+  details: MetricDetail[];
+  definitions: MetricDefinition[];
+}) {
   const { t, tx, locale } = useI18n();
   if (details.length === 0) return null;
   const byKey = new Map(definitions.map((d) => [d.metric_key, d]));
@@ -25,10 +31,7 @@ export function MetricDetails({ details, definitions }: { details: MetricDetail[
                 <strong data-testid="metric-value">{formatNumber(m.value, locale, def?.format_hint)}</strong>
                 {m.source && <span> · {t('articles.metricSource', { source: m.source })}</span>}
                 {m.fetched_at && (
-                  <span>
-                    {' '}
-                    · {t('articles.metricFetched', { date: formatDate(m.fetched_at, locale) })}
-                  </span>
+                  <span> · {t('articles.metricFetched', { date: formatDate(m.fetched_at, locale) })}</span>
                 )}
               </dd>
             </div>

@@ -43,7 +43,13 @@ export function SortMenu({ value, order, metrics, relevance, onChange, onToggleO
 
   const options = [
     ...(relevance
-      ? [{ key: 'relevance', label: t('articles.sortRelevance'), icon: <Search size={16} aria-hidden="true" /> }]
+      ? [
+          {
+            key: 'relevance',
+            label: t('articles.sortRelevance'),
+            icon: <Search size={16} aria-hidden="true" />,
+          },
+        ]
       : []),
     ...BUILTIN_SORTS.map((s) => ({
       key: s.key,

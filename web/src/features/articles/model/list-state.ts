@@ -33,7 +33,8 @@ export function readListState(
   let sort = requested;
   if (sort === RELEVANCE && !q) sort = DEFAULT_SORT;
   // a metric disabled since the link was made falls back to the default instead of failing
-  else if (sort !== RELEVANCE && opts.isKnownSort && !opts.isKnownSort(sort)) sort = q ? RELEVANCE : DEFAULT_SORT;
+  else if (sort !== RELEVANCE && opts.isKnownSort && !opts.isKnownSort(sort))
+    sort = q ? RELEVANCE : DEFAULT_SORT;
   return {
     topicId: params.get('topic') || undefined,
     sort,

@@ -25,14 +25,16 @@ export function useNeighbors(id: string, from: string | null, signedIn: boolean)
   const before = useArticles(toApiQuery(state, state.page - 1), from !== null && atStart);
   const after = useArticles(toApiQuery(state, state.page + 1), from !== null && atEnd);
 
-  const onPage = (p: number) =>
-    withChanges(params, { page: p === 1 ? null : String(p) }, true).toString();
+  const onPage = (p: number) => withChanges(params, { page: p === 1 ? null : String(p) }, true).toString();
   const neighbor = (article: Article | undefined, p: number): Neighbor | undefined =>
     article && { article, href: readerHref(article.id, p === state.page ? params.toString() : onPage(p)) };
 
   if (from === null || index < 0) return { previous: undefined, next: undefined, position: undefined };
   return {
-    previous: index > 0 ? neighbor(items[index - 1], state.page) : neighbor(before.data?.items.at(-1), state.page - 1),
+    previous:
+      index > 0
+        ? neighbor(items[index - 1], state.page)
+        : neighbor(before.data?.items.at(-1), state.page - 1),
     next:
       index < items.length - 1
         ? neighbor(items[index + 1], state.page)
