@@ -38,7 +38,10 @@ export default function ArticleDetailPage() {
   useEffect(() => {
     if (article.isSuccess) recordView(id);
   }, [article.isSuccess, id]);
-  useEffect(() => window.scrollTo(0, 0), [id]);
+  useEffect(() => {
+    // a block: newer Chromium returns a promise from scrollTo, which React would take for a cleanup
+    window.scrollTo(0, 0);
+  }, [id]);
 
   useHotkeys({
     j: () => next && void navigate(next.href),
