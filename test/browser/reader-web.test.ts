@@ -183,7 +183,6 @@ describe.sequential('reader web app', () => {
   });
 
   it('the reader view says "Date unknown" without a published date, and server errors by their code in zh-TW', async () => {
-    const d = await seeded();
     const topic = await makeTopic(db(), { name: 'Undated topic' });
     const undated = await makeArticle(db(), { topicId: topic.id, title: 'Undated note', publishedAt: null });
     const { page, context } = await env.newContext();
