@@ -35,7 +35,7 @@ export function MetricList({
             <MetricIcon name={d.icon_name} />
             <span className="visually-hidden">{label}: </span>
             {value}
-            {d.unit && d.unit !== 'count' ? ` ${d.unit}` : ''}
+            {d.unit && d.unit !== 'count' ? ` ${tx(`units.${d.unit}`, d.unit)}` : ''}
           </li>
         );
       })}
