@@ -58,7 +58,7 @@ export function Layout() {
         >
           {open ? <X size={20} aria-hidden="true" /> : <Menu size={20} aria-hidden="true" />}
         </button>
-        <nav id="site-nav" className={open ? 'nav open' : 'nav'} aria-label="Main">
+        <nav id="site-nav" className={open ? 'nav open' : 'nav'} aria-label={t('nav.main')}>
           <NavLink to="/articles" onClick={close}>
             {t('nav.articles')}
           </NavLink>
