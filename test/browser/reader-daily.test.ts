@@ -186,6 +186,10 @@ describe.sequential('the reader daily loop (needs the issue 17 reader api)', () 
     await search(page, CJK);
     await expect.poll(() => titles(page)).toEqual([`${CJK}光子晶片突破頻寬限制`]);
     await env.screenshot(page, 'reader-daily-search-phone-zh-TW');
+    // nothing (e.g. a badge's hidden label) widens the page beyond the phone's screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
     await search(page, WORD);
     await page.getByTestId('article-link').first().click();
     await expectClean(page);
@@ -194,6 +198,10 @@ describe.sequential('the reader daily loop (needs the issue 17 reader api)', () 
     await expect.poll(() => page.getByTestId('similar').locator('li').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('similar').innerText()).toContain('相似文章');
     await env.screenshot(page, 'reader-daily-view-phone-zh-TW');
+    // nothing (e.g. a badge's hidden label) widens the page beyond the phone's screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
     await context.close();
   });
 

@@ -256,6 +256,10 @@ describe.sequential('reader web app', () => {
     await expect.poll(() => page.getByTestId('filters-toggle').innerText()).toContain('篩選');
     expect(await page.locator('main').innerText()).toContain('只顯示未讀');
     await env.screenshot(page, 'reader-list-phone-zh-TW');
+    // nothing (e.g. a badge's hidden label) widens the page beyond the phone's screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
 
     const feed = `/feeds/topics/${d.topic.id}.atom?sort=scraped_at&order=desc`;
     expect(await page.getByTestId('topic-feed').getAttribute('href')).toBe(feed);

@@ -70,6 +70,8 @@ export default function ReportsPage() {
             <Loading />
           ) : archive.isError ? (
             <ErrorState error={archive.error} onRetry={() => void archive.refetch()} />
+          ) : archive.data && archive.data.items.length === 0 ? (
+            <Empty>{t('reports.archiveEmpty')}</Empty>
           ) : (
             <ul>
               {archive.data?.items.map((r) => (
