@@ -114,6 +114,36 @@ describe.sequential('reader web app', () => {
     await context.close();
   });
 
+  it('f favorites the selected card on the list and the open article in the reader view', async () => {
+    const d = await seeded();
+    const { page, context } = await env.newContext({ as: 'user' });
+    await page.goto(`/articles?topic=${d.topic.id}&sort=title&order=asc`);
+    await expect.poll(() => titles(page)).toHaveLength(4);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect.poll(() => focusedCard(page)).toBe(d.high.id);
+    const card = page.locator(`article[data-article-id="${d.high.id}"]`);
+    await page.keyboard.press('f');
+    await expect.poll(() => card.getByTestId('favorite').getAttribute('aria-pressed')).toBe('true');
+    // the other cards are untouched
+    expect(await page.locator('[data-testid="favorite"][aria-pressed="true"]').count()).toBe(1);
+    await page.keyboard.press('o');
+    await page.waitForURL(`**/articles/${d.high.id}?from=*`);
+    const toggle = page.getByTestId('favorite');
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('f');
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
+    const favorites = await env.api.app.inject({
+      method: 'GET',
+      url: '/articles?favorites_only=true',
+      headers: {
+        authorization: `Bearer ${(await context.cookies()).find((c) => c.name === 'ai_session')!.value}`,
+      },
+    });
+    expect(favorites.json<{ total: number }>().total).toBe(0);
+    await context.close();
+  });
+
   it('previous/next cross pages of the list and the back link returns to the page holding the article', async () => {
     const topic = await makeTopic(db(), { name: 'Paged reader' });
     const rows = await makeArticles(db(), 23, (i) => ({
