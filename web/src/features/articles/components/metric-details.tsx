@@ -1,7 +1,7 @@
 import { useI18n } from '../../../lib/i18n';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { MetricIcon } from '../../../lib/metric-icon';
-import type { MetricDetail } from '../../../lib/api-types';
+import type { ArticleDetail } from '../../../lib/api-types';
 import type { MetricDefinition } from '../api/metric-definitions';
 
 /** Each catalog metric of the article with its value, the source it came from and when it was fetched. */
@@ -9,7 +9,7 @@ export function MetricDetails({
   details,
   definitions,
 }: {
-  details: MetricDetail[];
+  details: ArticleDetail['metric_details'];
   definitions: MetricDefinition[];
 }) {
   const { t, tx, locale } = useI18n();
