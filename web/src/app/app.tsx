@@ -5,7 +5,7 @@ import { onUnauthorized } from '../lib/api-client';
 import { sessionKey } from '../lib/session';
 import { Loading } from '../lib/ui';
 import { Layout } from './layout';
-import { RequireAdmin, RequireUser } from './guards';
+import { RequireAdmin, RequireGuest, RequireUser } from './guards';
 import { NotFoundPage } from './status-pages';
 import { ArticlesPage } from '../features/articles/components/articles-page';
 
@@ -55,22 +55,24 @@ export function App() {
             </Page>
           }
         />
-        <Route
-          path="login"
-          element={
-            <Page>
-              <LoginPage />
-            </Page>
-          }
-        />
-        <Route
-          path="register"
-          element={
-            <Page>
-              <RegisterPage />
-            </Page>
-          }
-        />
+        <Route element={<RequireGuest />}>
+          <Route
+            path="login"
+            element={
+              <Page>
+                <LoginPage />
+              </Page>
+            }
+          />
+          <Route
+            path="register"
+            element={
+              <Page>
+                <RegisterPage />
+              </Page>
+            }
+          />
+        </Route>
         <Route element={<RequireUser />}>
           <Route
             path="settings"

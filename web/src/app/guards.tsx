@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../lib/session';
 import { Loading } from '../lib/ui';
@@ -23,4 +24,16 @@ export function RequireAdmin() {
   if (isLoading) return <Loading />;
   if (!user) return <Navigate to={login} replace />;
   return isAdmin ? <Outlet /> : <ForbiddenPage />;
+}
+
+/**
+ * Sign-up and sign-in are not offered to someone already signed in: arriving signed in sends them
+ * to the articles. Signing in on the page itself is left alone, so the form's own redirect wins.
+ */
+export function RequireGuest() {
+  const { user, isLoading } = useSession();
+  const arrivedSignedIn = useRef<boolean | null>(null);
+  if (isLoading) return <Loading />;
+  arrivedSignedIn.current ??= !!user;
+  return arrivedSignedIn.current ? <Navigate to="/articles" replace /> : <Outlet />;
 }

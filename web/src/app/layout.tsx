@@ -1,9 +1,13 @@
 import { useState } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
-import { Menu, Newspaper, X } from 'lucide-react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Keyboard, Menu, Newspaper, X } from 'lucide-react';
 import { LOCALES, useI18n, type Locale } from '../lib/i18n';
 import { useSession, useSessionActions } from '../lib/session';
 import type { MessageKey } from '../lib/messages';
+import { useHotkeys } from '../lib/keyboard';
+import { HelpOverlay } from './help-overlay';
+import { TopicNav } from './topic-nav';
+import './reader.css';
 
 const ADMIN_LINKS: { to: string; label: MessageKey }[] = [
   { to: '/admin/metrics', label: 'nav.admin.metrics' },
@@ -19,12 +23,26 @@ export function Layout() {
   const { logout } = useSessionActions();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  const [help, setHelp] = useState(false);
+  const { pathname } = useLocation();
   const close = () => setOpen(false);
+  const readerPage = pathname.startsWith('/articles') || pathname.startsWith('/reports');
+
+  // shortcuts of every page; the list and the reader view add their own (j, k, o, f, m)
+  useHotkeys({
+    '?': () => setHelp((h) => !h),
+    '/': () => {
+      const search = document.getElementById('article-search');
+      if (search) search.focus();
+      else void navigate('/articles', { state: { focusSearch: true } });
+    },
+    'g a': () => void navigate('/articles'),
+  });
 
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('nav.skip')}
       </a>
       <header className="topbar">
         <NavLink to="/articles" className="brand" onClick={close}>
@@ -40,7 +58,7 @@ export function Layout() {
         >
           {open ? <X size={20} aria-hidden="true" /> : <Menu size={20} aria-hidden="true" />}
         </button>
-        <nav id="site-nav" className={open ? 'nav open' : 'nav'} aria-label="Main">
+        <nav id="site-nav" className={open ? 'nav open' : 'nav'} aria-label={t('nav.main')}>
           <NavLink to="/articles" onClick={close}>
             {t('nav.articles')}
           </NavLink>
@@ -63,6 +81,16 @@ export function Layout() {
             </div>
           )}
           <div className="nav-end">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('nav.shortcuts')}
+              title={t('nav.shortcuts')}
+              onClick={() => setHelp(true)}
+              data-testid="shortcuts-button"
+            >
+              <Keyboard size={18} aria-hidden="true" />
+            </button>
             <label className="locale-select">
               <span className="visually-hidden">{t('nav.language')}</span>
               <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
@@ -102,9 +130,11 @@ export function Layout() {
           </div>
         </nav>
       </header>
+      {readerPage && <TopicNav signedIn={!!user} />}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
     </div>
   );
 }

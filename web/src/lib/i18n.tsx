@@ -29,6 +29,12 @@ function initialLocale(): Locale {
 const fill = (text: string, vars?: Vars) =>
   vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
 
+/** A key that may not exist (e.g. `errors.<server code>`), in a given language; undefined when unknown. */
+export function translate(locale: Locale, key: string, vars?: Vars): string | undefined {
+  const text = (DICTS[locale] as Record<string, string>)[key];
+  return text === undefined ? undefined : fill(text, vars);
+}
+
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [locale, setState] = useState<Locale>(initialLocale);
   const setLocale = useCallback((l: Locale) => {

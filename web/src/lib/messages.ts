@@ -1,5 +1,8 @@
+import { readerEn, readerZhTW } from './messages-reader';
+
 /** UI strings. `en` defines the keys; every other locale must translate all of them (typed). */
 export const en = {
+  ...readerEn,
   'app.name': 'Article Intelligence',
   'nav.articles': 'Articles',
   'nav.reports': 'Weekly reports',
@@ -71,7 +74,6 @@ export const en = {
   'articles.metrics': 'Metrics',
   'articles.translation': 'Traditional Chinese',
   'articles.back': 'All articles',
-  'articles.search': 'Search titles',
   'sort.scraped_at': 'Newest collected',
   'sort.published_at': 'Publication date',
   'sort.source': 'Source',
@@ -165,6 +167,7 @@ export const en = {
 export type MessageKey = keyof typeof en;
 
 export const zhTW: Record<MessageKey, string> = {
+  ...readerZhTW,
   'app.name': '文章情報',
   'nav.articles': '文章',
   'nav.reports': '每週報告',
@@ -236,7 +239,6 @@ export const zhTW: Record<MessageKey, string> = {
   'articles.metrics': '指標',
   'articles.translation': '繁體中文',
   'articles.back': '所有文章',
-  'articles.search': '搜尋標題',
   'sort.scraped_at': '最新收錄',
   'sort.published_at': '發表日期',
   'sort.source': '來源',

@@ -1,12 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, request } from './api-client';
+import type { User } from './api-types';
 
-export interface User {
-  id: string;
-  email: string;
-  display_name: string | null;
-  role: 'user' | 'admin';
-}
+export type { User };
 
 export const sessionKey = ['session'] as const;
 

@@ -1,13 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
+import type { Topic } from './api-types';
 
-export interface Topic {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  is_active: boolean;
-}
+export type { Topic };
 
 /** Topics are shared by every area (articles, reports, settings, tags), so they live in lib. */
 export const topicsQuery = queryOptions({

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ApiError } from './api-client';
-import { useI18n } from './i18n';
+import { translate, useI18n, type Locale } from './i18n';
 
 /** The three designed states every panel has besides its data. */
 export function Loading() {
@@ -13,10 +13,14 @@ export function Loading() {
 }
 
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { t } = useI18n();
-  const message = error instanceof ApiError ? error.message : t('common.error');
+  const { t, locale } = useI18n();
+  const message = errorText(error, locale, t('common.error'));
   return (
-    <div className="state state-error" role="alert">
+    <div
+      className="state state-error"
+      role="alert"
+      data-error-code={error instanceof ApiError ? error.code : undefined}
+    >
       <p>{message}</p>
       {onRetry && (
         <button type="button" onClick={onRetry}>
@@ -67,6 +71,21 @@ export function latestError(writes: { error: unknown; submittedAt: number }[]): 
   return writes.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a)).error ?? null;
 }
 
+/**
+ * What a reader is told about a failed call: the translation of the server's `code` when there is
+ * one; otherwise the server's own (English) message only under `en`, and never a 5xx's; under any
+ * other language a translated sentence naming the code, so no raw English appears under zh-TW.
+ */
+export function errorText(error: unknown, locale: Locale, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  const known = translate(locale, `errors.${error.code}`);
+  if (known) return known;
+  if (locale === 'en' && error.status < 500 && error.message) return error.message;
+  return translate(locale, 'errors.generic', { code: error.code }) ?? fallback;
+}
+
+/** errorText in the page's current language (the I18nProvider keeps `<html lang>` in step). */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.status !== 500 ? error.message : fallback;
+  const lang = document.documentElement.lang === 'zh-TW' ? 'zh-TW' : 'en';
+  return errorText(error, lang, fallback);
 }

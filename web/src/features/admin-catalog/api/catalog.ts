@@ -1,28 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 import type { Topic } from '../../../lib/topics';
 
-export interface Source {
-  id: string;
-  topic_id: string;
-  name: string;
-  kind: 'rss' | 'arxiv';
-  url: string;
-  enabled: boolean;
-  last_fetched_at: string | null;
-  last_error: string | null;
-}
-
-export interface Provider {
-  id: string;
-  name: string;
-  type: 'text' | 'multimodal';
-  base_url: string;
-  model: string;
-  image_model: string | null;
-  has_api_key: boolean;
-  is_active: boolean;
-}
+export type Source = ApiResponse<'/admin/sources'>[number];
+export type Provider = ApiResponse<'/admin/providers'>[number];
 
 export type Resource = 'topics' | 'sources' | 'providers';
 

@@ -1,15 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 
-export interface AdminMetricDefinition {
-  id: string;
-  metric_key: string;
-  label_i18n_key: string;
-  icon_name: string | null;
-  format_hint: string;
-  unit: string;
-  enabled: boolean;
-}
+export type AdminMetricDefinition = ApiResponse<'/admin/metric-definitions'>[number];
 
 const key = ['admin', 'metric-definitions'];
 

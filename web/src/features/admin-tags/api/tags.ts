@@ -1,39 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 
-export interface Tag {
-  id: string;
-  name: string;
-  tag_group_id: string | null;
-  article_count?: number;
-}
-
-export interface SimilarGroup {
-  id: string;
-  name: string;
-  display_name?: string;
-  similarity?: number;
-}
-
-export interface TagGroup {
-  id: string | null;
-  name: string;
-  display_name: string;
-  description: string | null;
-  color_hex: string | null;
-  sort_order: number;
-  topic_id: string | null;
-  tags: Tag[];
-  similar_groups?: SimilarGroup[];
-}
-
-export interface Suggestion {
-  id: string;
-  new_tag: { name: string; group: string | null };
-  existing_tag: { name: string; group: string | null };
-  similarity_score: number;
-  article_id: string | null;
-}
+export type TagGroup = ApiResponse<'/tag-groups'>[number];
+export type Tag = TagGroup['tags'][number];
+export type SimilarGroup = NonNullable<TagGroup['similar_groups']>[number];
+export type Suggestion = ApiResponse<'/tag-normalization-suggestions'>[number];
 
 const groupsKey = (topicId: string | undefined, similar: boolean) => [
   'admin',

@@ -1,71 +1,56 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type {
+  Article,
+  ArticleDetail,
+  ArticleListQuery,
+  ArticlePage,
+  SimilarArticles,
+} from '../../../lib/api-types';
 
-export interface Article {
-  id: string;
-  topic_id: string;
-  title: string;
-  url: string;
-  source: string | null;
-  summary: string | null;
-  published_at: string | null;
-  scraped_at: string;
-  language: string | null;
-  doi: string | null;
-  arxiv_id: string | null;
-  tags: string[];
-  metrics: Record<string, number>;
-  view_count: number;
-  is_favorited: boolean;
+export type { Article, ArticleDetail, ArticlePage };
+
+/** Only what differs from the api's defaults goes out, so the request matches the URL's state. */
+function wireQuery(params: ArticleListQuery) {
+  return {
+    ...params,
+    favorites_only: params.favorites_only ? 'true' : undefined,
+    unread_only: params.unread_only ? 'true' : undefined,
+  };
 }
 
-export interface ArticleDetail extends Article {
-  content: string | null;
-  author: string | null;
-  translations: Record<string, { title?: string | null; summary?: string | null }>;
-}
-
-export interface ArticlePage {
-  items: Article[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export interface ArticleListParams {
-  topic_id?: string;
-  sort: string;
-  order: 'asc' | 'desc';
-  favorites_only: boolean;
-  q?: string;
-  tag?: string;
-  limit: number;
-  offset: number;
-}
-
-export const articlesQuery = (params: ArticleListParams) =>
+export const articlesQuery = (params: ArticleListQuery) =>
   queryOptions({
     queryKey: ['articles', 'list', params],
-    queryFn: ({ signal }) =>
-      api<ArticlePage>('/articles', {
-        signal,
-        query: { ...params, favorites_only: params.favorites_only ? 'true' : undefined },
-      }),
+    queryFn: ({ signal }) => api<ArticlePage>('/articles', { signal, query: wireQuery(params) }),
     placeholderData: keepPreviousData,
   });
 
-export function useArticles(params: ArticleListParams) {
-  return useQuery(articlesQuery(params));
+export function useArticles(params: ArticleListQuery, enabled = true) {
+  return useQuery({ ...articlesQuery(params), enabled });
 }
 
-export const articleQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['articles', 'detail', id],
-    queryFn: ({ signal }) => api<ArticleDetail>(`/articles/${encodeURIComponent(id)}`, { signal }),
-  });
+export const articleKey = (id: string) => ['articles', 'detail', id] as const;
 
+/** For a signed-in reader the api marks the article read on this GET (idempotent). */
 export function useArticle(id: string) {
-  return useQuery(articleQuery(id));
+  return useQuery(
+    queryOptions({
+      queryKey: articleKey(id),
+      queryFn: ({ signal }) => api<ArticleDetail>(`/articles/${encodeURIComponent(id)}`, { signal }),
+      // a refetch would mark it read again behind an "unread" toggle
+      refetchOnWindowFocus: false,
+    }),
+  );
+}
+
+export function useSimilarArticles(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['articles', 'similar', id],
+    enabled,
+    retry: false,
+    queryFn: ({ signal }) => api<SimilarArticles>(`/articles/${encodeURIComponent(id)}/similar`, { signal }),
+  });
 }
 
 /** Counted once per article and page load; the backend also de-duplicates per address for 24 h. */

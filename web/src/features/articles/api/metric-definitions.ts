@@ -1,13 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { MetricDefinition } from '../../../lib/api-types';
 
-export interface MetricDefinition {
-  metric_key: string;
-  label_i18n_key: string;
-  icon_name: string | null;
-  format_hint: string;
-  unit: string;
-}
+export type { MetricDefinition };
 
 /** Enabled catalog metrics, in the catalog's order: they drive the sort menu and the cards. */
 export function useMetricDefinitions() {

@@ -1,39 +1,79 @@
 import { Link } from 'react-router';
-import { Eye, Heart } from 'lucide-react';
+import { Check, Eye, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
-import { formatDate, formatNumber } from '../../../lib/format';
+import { formatNumber } from '../../../lib/format';
 import type { Article } from '../api/articles';
 import type { MetricDefinition } from '../api/metric-definitions';
+import { ArticleDate } from './article-date';
 import { MetricList } from './metric-list';
+import { Snippet } from './snippet';
 
 interface Props {
   article: Article;
+  /** the reader view's address, carrying the list's state */
+  href: string;
   definitions: MetricDefinition[];
   signedIn: boolean;
+  selected: boolean;
   onFavorite(favorite: boolean): void;
+  onRead(read: boolean): void;
   busy: boolean;
 }
 
-export function ArticleCard({ article, definitions, signedIn, onFavorite, busy }: Props) {
+export function ArticleCard({
+  article,
+  href,
+  definitions,
+  signedIn,
+  selected,
+  onFavorite,
+  onRead,
+  busy,
+}: Props) {
   const { t, locale } = useI18n();
+  // a list from before the read state (or a guest's) has no is_read: shown as unread, no toggle
+  const isRead = article.is_read === true;
+  const classes = ['card', 'article-card', isRead ? 'is-read' : 'is-unread', selected ? 'selected' : '']
+    .filter(Boolean)
+    .join(' ');
   return (
-    <article className="card article-card" data-article-id={article.id}>
+    <article
+      className={classes}
+      data-article-id={article.id}
+      data-read={signedIn ? String(isRead) : undefined}
+      aria-current={selected ? 'true' : undefined}
+    >
       <header>
         <h2>
-          <Link to={`/articles/${article.id}`}>{article.title}</Link>
+          <Link to={href} data-testid="article-link">
+            {article.title}
+          </Link>
         </h2>
         {signedIn ? (
-          <button
-            type="button"
-            className={article.is_favorited ? 'icon-button heart on' : 'icon-button heart'}
-            aria-pressed={article.is_favorited}
-            aria-label={t(article.is_favorited ? 'articles.unfavorite' : 'articles.favorite')}
-            disabled={busy}
-            onClick={() => onFavorite(!article.is_favorited)}
-            data-testid="favorite"
-          >
-            <Heart size={18} aria-hidden="true" fill={article.is_favorited ? 'currentColor' : 'none'} />
-          </button>
+          <div className="card-actions">
+            <button
+              type="button"
+              className={isRead ? 'icon-button read on' : 'icon-button read'}
+              aria-pressed={isRead}
+              aria-label={t(isRead ? 'articles.markUnread' : 'articles.markRead')}
+              title={t(isRead ? 'articles.markUnread' : 'articles.markRead')}
+              onClick={() => onRead(!isRead)}
+              data-testid="read-toggle"
+            >
+              <Check size={18} aria-hidden="true" />
+            </button>
+            <button
+              type="button"
+              className={article.is_favorited ? 'icon-button heart on' : 'icon-button heart'}
+              aria-pressed={article.is_favorited}
+              aria-label={t(article.is_favorited ? 'articles.unfavorite' : 'articles.favorite')}
+              disabled={busy}
+              onClick={() => onFavorite(!article.is_favorited)}
+              data-testid="favorite"
+            >
+              <Heart size={18} aria-hidden="true" fill={article.is_favorited ? 'currentColor' : 'none'} />
+            </button>
+          </div>
         ) : (
           <Link to="/login" className="icon-button heart" aria-label={t('articles.signInToFavorite')}>
             <Heart size={18} aria-hidden="true" />
@@ -42,11 +82,14 @@ export function ArticleCard({ article, definitions, signedIn, onFavorite, busy }
       </header>
       <p className="meta">
         {article.source && <span>{article.source}</span>}
-        <time dateTime={article.published_at ?? article.scraped_at}>
-          {formatDate(article.published_at ?? article.scraped_at, locale)}
-        </time>
+        <ArticleDate published={article.published_at} />
+        {signedIn && !isRead && <span className="unread-dot">{t('articles.unread')}</span>}
       </p>
-      {article.summary && <p className="summary">{article.summary}</p>}
+      {article.snippet && article.snippet.length > 0 ? (
+        <Snippet segments={article.snippet} />
+      ) : (
+        article.summary && <p className="summary">{article.summary}</p>
+      )}
       {article.tags.length > 0 && (
         <ul className="tags" aria-label={t('articles.tags')}>
           {article.tags.map((tag) => (

@@ -1,52 +1,130 @@
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
-import { ArrowLeft, ExternalLink } from 'lucide-react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Check, ExternalLink, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
-import { formatDate } from '../../../lib/format';
-import { ErrorState, Loading } from '../../../lib/ui';
+import { formatNumber } from '../../../lib/format';
+import { useHotkeys } from '../../../lib/keyboard';
+import { useSession } from '../../../lib/session';
+import { ErrorState, Loading, errorText } from '../../../lib/ui';
 import { recordView, useArticle } from '../api/articles';
+import { useToggleFavorite } from '../api/favorites';
+import { useSetRead } from '../api/read-state';
 import { useMetricDefinitions } from '../api/metric-definitions';
+import { useNeighbors } from '../model/use-neighbors';
+import { ArticleContent } from './article-content';
+import { ArticleDate } from './article-date';
+import { IdentifierBadges } from './identifier-badges';
+import { MetricDetails } from './metric-details';
 import { MetricList } from './metric-list';
+import { ReaderNav } from './reader-nav';
+import { SimilarArticles } from './similar-articles';
 
+/** The reader view: content, summary and translation, identifiers, metrics, toggles and neighbors. */
 export default function ArticleDetailPage() {
   const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const from = params.get('from');
+  const navigate = useNavigate();
   const { t, locale } = useI18n();
+  const { user } = useSession();
   const article = useArticle(id);
   const definitions = useMetricDefinitions();
+  const favorite = useToggleFavorite();
+  const setRead = useSetRead();
+  const { previous, next, position } = useNeighbors(id, from, !!user);
+  const a = article.data;
+  const isRead = a?.is_read === true;
 
   useEffect(() => {
     if (article.isSuccess) recordView(id);
   }, [article.isSuccess, id]);
+  useEffect(() => {
+    // a block: newer Chromium returns a promise from scrollTo, which React would take for a cleanup
+    window.scrollTo(0, 0);
+  }, [id]);
+
+  useHotkeys({
+    j: () => next && void navigate(next.href),
+    k: () => previous && void navigate(previous.href),
+    f: () => user && a && favorite.mutate({ id: a.id, favorite: !a.is_favorited }),
+    m: () => user && a && setRead.mutate({ id: a.id, read: !isRead }),
+  });
 
   if (article.isLoading) return <Loading />;
-  if (article.isError || !article.data)
-    return <ErrorState error={article.error} onRetry={() => void article.refetch()} />;
-  const a = article.data;
+  if (article.isError || !a)
+    return (
+      <>
+        <ReaderNav from={from} />
+        <ErrorState error={article.error} onRetry={() => void article.refetch()} />
+      </>
+    );
   const zh = a.translations?.['zh-TW'];
-  const showZhFirst = locale === 'zh-TW' && zh?.title;
+  const showZhFirst = locale === 'zh-TW' && !!zh?.title;
+  const writeError = favorite.error ?? setRead.error;
 
   return (
-    <article className="article-detail" data-article-id={a.id}>
-      <Link to="/articles" className="back-link">
-        <ArrowLeft size={16} aria-hidden="true" /> {t('articles.back')}
-      </Link>
-      <h1>{showZhFirst ? zh.title : a.title}</h1>
+    <article className="article-detail" data-article-id={a.id} data-read={user ? String(isRead) : undefined}>
+      <ReaderNav from={from} previous={previous} next={next} position={position} />
+      <h1>{showZhFirst ? zh!.title : a.title}</h1>
       <p className="meta">
         {a.source && <span>{a.source}</span>}
         {a.author && <span>{a.author}</span>}
-        {a.published_at && (
-          <span>
-            {t('articles.published')}{' '}
-            <time dateTime={a.published_at}>{formatDate(a.published_at, locale)}</time>
-          </span>
-        )}
-        <span data-testid="views">{t('articles.views', { count: a.view_count })}</span>
+        <span>
+          {a.published_at && `${t('articles.published')} `}
+          <ArticleDate published={a.published_at} />
+        </span>
+        <span data-testid="views">{t('articles.views', { count: formatNumber(a.view_count, locale) })}</span>
       </p>
-      <MetricList metrics={a.metrics} definitions={definitions.data ?? []} />
+      <div className="reader-actions">
+        {user ? (
+          <>
+            <button
+              type="button"
+              className={a.is_favorited ? 'heart on' : 'heart'}
+              aria-pressed={a.is_favorited}
+              onClick={() => favorite.mutate({ id: a.id, favorite: !a.is_favorited })}
+              disabled={favorite.isPending}
+              data-testid="favorite"
+            >
+              <Heart size={16} aria-hidden="true" fill={a.is_favorited ? 'currentColor' : 'none'} />
+              {t(a.is_favorited ? 'articles.unfavorite' : 'articles.favorite')}
+            </button>
+            <button
+              type="button"
+              className={isRead ? 'read on' : 'read'}
+              aria-pressed={isRead}
+              onClick={() => setRead.mutate({ id: a.id, read: !isRead })}
+              disabled={setRead.isPending}
+              data-testid="read-toggle"
+            >
+              <Check size={16} aria-hidden="true" />
+              {t(isRead ? 'articles.markUnread' : 'articles.markRead')}
+            </button>
+          </>
+        ) : (
+          <Link to={`/login?next=${encodeURIComponent(`/articles/${a.id}`)}`} className="heart">
+            <Heart size={16} aria-hidden="true" /> {t('articles.signInToFavorite')}
+          </Link>
+        )}
+        <a href={a.url} target="_blank" rel="noopener noreferrer">
+          {t('articles.readOriginal')} <ExternalLink size={14} aria-hidden="true" />
+        </a>
+      </div>
+      {writeError && (
+        <p className="form-error" role="alert">
+          {errorText(writeError, locale, t('common.error'))}
+        </p>
+      )}
+      <IdentifierBadges doi={a.doi} arxivId={a.arxiv_id} />
+      {Array.isArray(a.metric_details) ? (
+        <MetricDetails details={a.metric_details} definitions={definitions.data ?? []} />
+      ) : (
+        <MetricList metrics={a.metrics} definitions={definitions.data ?? []} />
+      )}
       {a.summary && (
         <section>
           <h2>{t('articles.summary')}</h2>
-          <p>{showZhFirst && zh.summary ? zh.summary : a.summary}</p>
+          <p data-testid="summary">{showZhFirst && zh?.summary ? zh.summary : a.summary}</p>
         </section>
       )}
       {zh && (zh.title || zh.summary) && !showZhFirst && (
@@ -55,6 +133,24 @@ export default function ArticleDetailPage() {
           {zh.title && <h3>{zh.title}</h3>}
           {zh.summary && <p>{zh.summary}</p>}
         </section>
+      )}
+      {a.content_html ? (
+        <section aria-labelledby="content-title">
+          <h2 id="content-title">{t('articles.content')}</h2>
+          <ArticleContent html={a.content_html} lang={a.language} />
+        </section>
+      ) : (
+        a.content &&
+        a.content !== a.summary && (
+          <section aria-labelledby="content-title">
+            <h2 id="content-title">{t('articles.content')}</h2>
+            <div className="article-content plain" lang={a.language ?? undefined}>
+              {a.content.split(/\n{2,}/).map((p, i) => (
+                <p key={i}>{p}</p>
+              ))}
+            </div>
+          </section>
+        )
       )}
       {a.tags.length > 0 && (
         <section>
@@ -68,11 +164,7 @@ export default function ArticleDetailPage() {
           </ul>
         </section>
       )}
-      <p>
-        <a href={a.url} target="_blank" rel="noopener noreferrer">
-          {t('articles.readOriginal')} <ExternalLink size={14} aria-hidden="true" />
-        </a>
-      </p>
+      <SimilarArticles id={a.id} />
     </article>
   );
 }

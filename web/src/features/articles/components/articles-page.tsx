@@ -1,139 +1,180 @@
-import { useSearchParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { CheckCheck, Rss } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
-import { TopicSelect } from '../../../lib/topic-select';
-import { Empty, ErrorState, Loading } from '../../../lib/ui';
+import { useTopics } from '../../../lib/topics';
+import { ErrorState, Loading, errorText } from '../../../lib/ui';
 import { useArticles } from '../api/articles';
 import { useToggleFavorite } from '../api/favorites';
+import { useMarkAllRead, useSetRead } from '../api/read-state';
 import { useMetricDefinitions } from '../api/metric-definitions';
+import {
+  BUILTIN_KEYS,
+  DEFAULT_SORT,
+  PAGE_SIZE,
+  readListState,
+  readerHref,
+  toApiQuery,
+  toReadFilter,
+  withChanges,
+} from '../model/list-state';
+import { useListKeys } from '../model/use-list-keys';
 import { ArticleCard } from './article-card';
+import { ListEmpty } from './list-empty';
+import { ListFilters } from './list-filters';
 import { Pagination } from './pagination';
-import { BUILTIN_SORTS, SortMenu } from './sort-menu';
 
-const PAGE_SIZE = 20;
-
-/** The list keeps topic, sort, order, page and the favorites filter in the URL (shareable, back-button safe). */
+/** The list: every piece of its state is in the URL (shareable, reload- and back-button safe). */
 export function ArticlesPage() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const definitions = useMetricDefinitions();
+  const topics = useTopics();
   const favorite = useToggleFavorite();
+  const setRead = useSetRead();
+  const markAll = useMarkAllRead();
+  const searchRef = useRef<HTMLInputElement>(null);
 
   const enabled = definitions.data ?? [];
-  const requestedSort = params.get('sort') ?? 'scraped_at';
-  const known =
-    BUILTIN_SORTS.some((s) => s.key === requestedSort) || enabled.some((m) => m.metric_key === requestedSort);
-  // a metric disabled since the link was made falls back to the default instead of failing
-  const sort = known || !definitions.isSuccess ? requestedSort : 'scraped_at';
-  const order = params.get('order') === 'asc' ? 'asc' : 'desc';
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
-  const topicId = params.get('topic') ?? undefined;
-  const favoritesOnly = !!user && params.get('favorites') === '1';
-  const q = params.get('q') ?? undefined;
-  const tag = params.get('tag') ?? undefined;
-
-  const update = (changes: Record<string, string | null>, resetPage = true) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    if (resetPage) next.delete('page');
-    setParams(next);
-  };
-
-  const articles = useArticles({
-    topic_id: topicId,
-    sort,
-    order,
-    favorites_only: favoritesOnly,
-    q,
-    tag,
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+  const state = readListState(params, {
+    signedIn: !!user,
+    isKnownSort: definitions.isSuccess
+      ? (s) => BUILTIN_KEYS.includes(s) || enabled.some((m) => m.metric_key === s)
+      : undefined,
   });
+  const update = (changes: Record<string, string | null>, keepPage = false) =>
+    setParams(withChanges(params, changes, keepPage));
+
+  const articles = useArticles(toApiQuery(state));
+  const items = articles.data?.items ?? [];
   const pages = articles.data ? Math.max(1, Math.ceil(articles.data.total / PAGE_SIZE)) : 1;
+  const hrefOf = (id: string) => readerHref(id, params);
+
+  const selected = useListKeys({
+    items,
+    hrefOf: (a) => hrefOf(a.id),
+    signedIn: !!user,
+    resetKey: `${params.toString()}|${items[0]?.id ?? ''}`,
+    onFavorite: (a) => favorite.mutate({ id: a.id, favorite: !a.is_favorited }),
+    onRead: (a) => setRead.mutate({ id: a.id, read: a.is_read !== true }),
+    onPageEdge: (d) => {
+      const target = state.page + d;
+      if (target < 1 || target > pages) return false;
+      update({ page: target === 1 ? null : String(target) }, true);
+      return true;
+    },
+  });
+
+  // "/" pressed on another page lands here with the search focused
+  useEffect(() => {
+    if ((location.state as { focusSearch?: boolean } | null)?.focusSearch) searchRef.current?.focus();
+  }, [location.state]);
+
+  const topic = topics.data?.find((x) => x.id === state.topicId);
+  const feedSort = state.sort === 'relevance' ? DEFAULT_SORT : state.sort;
+  const feedHref = topic
+    ? `/feeds/topics/${encodeURIComponent(topic.id)}.atom?sort=${encodeURIComponent(feedSort)}&order=${state.order}`
+    : undefined;
 
   return (
     <section className="articles-page">
-      <h1>{t('articles.title')}</h1>
-      <div className="toolbar" role="group" aria-label={t('articles.sort')}>
-        <TopicSelect
-          label={t('articles.topic')}
-          allLabel={t('articles.allTopics')}
-          value={topicId ?? ''}
-          onChange={(e) => update({ topic: e.target.value || null })}
-          testId="topic-select"
+      {feedHref && topic && (
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={t('articles.feedTitle', { topic: topic.name })}
+          href={feedHref}
         />
-        <SortMenu
-          value={sort}
-          order={order}
-          metrics={enabled}
-          onChange={(s) => update({ sort: s === 'scraped_at' ? null : s })}
-          onToggleOrder={() => update({ order: order === 'asc' ? null : 'asc' })}
-        />
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            update({ q: String(new FormData(e.currentTarget).get('q') ?? '').trim() || null });
-          }}
-        >
-          <label>
-            <span className="field-label">{t('articles.search')}</span>
-            <input type="search" name="q" defaultValue={q} />
-          </label>
-        </form>
-        {tag && (
-          <button
-            type="button"
-            onClick={() => update({ tag: null })}
-            aria-label={`${t('articles.tags')}: ${tag} ×`}
-          >
-            #{tag} ×
-          </button>
-        )}
-        {user && (
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={favoritesOnly}
-              onChange={(e) => update({ favorites: e.target.checked ? '1' : null })}
-              data-testid="favorites-only"
-            />
-            {t('articles.favoritesOnly')}
-          </label>
+      )}
+      <div className="page-head">
+        <h1>{t('articles.title')}</h1>
+        {feedHref && (
+          <a className="feed-link" href={feedHref} data-testid="topic-feed">
+            <Rss size={16} aria-hidden="true" /> {t('articles.feed')}
+          </a>
         )}
       </div>
+      <form
+        role="search"
+        className="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = String(new FormData(e.currentTarget).get('q') ?? '').trim();
+          // without a chosen sort a search ranks by relevance (the api's default with q)
+          update({ q: q || null });
+        }}
+      >
+        <label>
+          <span className="field-label">{t('articles.search')}</span>
+          <input
+            ref={searchRef}
+            id="article-search"
+            type="search"
+            name="q"
+            defaultValue={state.q}
+            key={state.q ?? ''}
+            placeholder={t('articles.searchHint')}
+            data-testid="search"
+          />
+        </label>
+      </form>
+      <ListFilters state={state} signedIn={!!user} metrics={enabled} update={update} />
 
       {articles.isLoading ? (
         <Loading />
       ) : articles.isError ? (
         <ErrorState error={articles.error} onRetry={() => void articles.refetch()} />
-      ) : articles.data && articles.data.items.length === 0 ? (
-        <Empty>{favoritesOnly ? t('articles.emptyFavorites') : t('articles.empty')}</Empty>
+      ) : items.length === 0 ? (
+        <ListEmpty state={state} onClear={() => setParams(new URLSearchParams())} />
       ) : (
         <>
-          <p className="count" aria-live="polite">
-            {t('articles.total', { count: articles.data?.total ?? 0 })}
-          </p>
+          <div className="list-head">
+            <p className="count" aria-live="polite">
+              {t('articles.total', { count: articles.data?.total ?? 0 })}
+            </p>
+            {user && (
+              <button
+                type="button"
+                onClick={() => markAll.mutate(toReadFilter(state))}
+                disabled={markAll.isPending}
+                data-testid="mark-all-read"
+              >
+                <CheckCheck size={16} aria-hidden="true" /> {t('articles.markAllRead')}
+              </button>
+            )}
+            {markAll.isSuccess && (
+              <span className="saved" role="status" data-testid="marked">
+                {t('articles.markedRead', { count: markAll.data.marked })}
+              </span>
+            )}
+            {markAll.isError && (
+              <span className="form-error" role="alert">
+                {errorText(markAll.error, locale, t('common.error'))}
+              </span>
+            )}
+          </div>
           <div className="article-list" data-testid="article-list" aria-busy={articles.isFetching}>
-            {articles.data?.items.map((a) => (
+            {items.map((a, i) => (
               <ArticleCard
                 key={a.id}
                 article={a}
+                href={hrefOf(a.id)}
                 definitions={enabled}
                 signedIn={!!user}
+                selected={i === selected}
                 busy={favorite.isPending && favorite.variables?.id === a.id}
                 onFavorite={(fav) => favorite.mutate({ id: a.id, favorite: fav })}
+                onRead={(read) => setRead.mutate({ id: a.id, read })}
               />
             ))}
           </div>
           <Pagination
-            page={page}
+            page={state.page}
             pages={pages}
-            onPage={(p) => update({ page: p === 1 ? null : String(p) }, false)}
+            onPage={(p) => update({ page: p === 1 ? null : String(p) }, true)}
           />
         </>
       )}

@@ -11,7 +11,7 @@ export function MetricList({
   metrics: Record<string, number>;
   definitions: MetricDefinition[];
 }) {
-  const { tx, locale } = useI18n();
+  const { t, tx, locale } = useI18n();
   // the API sends enabled metrics only; one the catalog has not told us about yet gets the default icon
   const known = new Set(definitions.map((d) => d.metric_key));
   const extra = Object.keys(metrics)
@@ -26,7 +26,7 @@ export function MetricList({
   const shown = [...definitions, ...extra].filter((d) => typeof metrics[d.metric_key] === 'number');
   if (shown.length === 0) return null;
   return (
-    <ul className="metrics" aria-label="metrics">
+    <ul className="metrics" aria-label={t('articles.metrics')}>
       {shown.map((d) => {
         const label = tx(d.label_i18n_key, d.metric_key.replace(/_/g, ' '));
         const value = formatNumber(metrics[d.metric_key]!, locale, d.format_hint);
@@ -35,7 +35,7 @@ export function MetricList({
             <MetricIcon name={d.icon_name} />
             <span className="visually-hidden">{label}: </span>
             {value}
-            {d.unit && d.unit !== 'count' ? ` ${d.unit}` : ''}
+            {d.unit && d.unit !== 'count' ? ` ${tx(`units.${d.unit}`, d.unit)}` : ''}
           </li>
         );
       })}

@@ -12,7 +12,7 @@ export function Pagination({
   const { t } = useI18n();
   if (pages <= 1) return null;
   return (
-    <nav className="pagination" aria-label="pagination">
+    <nav className="pagination" aria-label={t('nav.pagination')}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {t('common.previous')}
       </button>

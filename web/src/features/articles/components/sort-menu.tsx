@@ -1,5 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, CalendarDays, Clock, Eye, Globe, Type } from 'lucide-react';
+import {
+  ArrowDownWideNarrow,
+  ArrowUpNarrowWide,
+  CalendarDays,
+  Clock,
+  Eye,
+  Globe,
+  Search,
+  Type,
+} from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import { MetricIcon } from '../../../lib/metric-icon';
@@ -18,12 +27,14 @@ interface Props {
   value: string;
   order: 'asc' | 'desc';
   metrics: MetricDefinition[];
+  /** offer "Relevance" (only while searching) */
+  relevance?: boolean;
   onChange(sort: string): void;
   onToggleOrder(): void;
 }
 
 /** A menu of sort keys with icons (a native select cannot show them), fully keyboard driven. */
-export function SortMenu({ value, order, metrics, onChange, onToggleOrder }: Props) {
+export function SortMenu({ value, order, metrics, relevance, onChange, onToggleOrder }: Props) {
   const { t, tx } = useI18n();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -31,6 +42,15 @@ export function SortMenu({ value, order, metrics, onChange, onToggleOrder }: Pro
   const buttonRef = useRef<HTMLButtonElement>(null);
 
   const options = [
+    ...(relevance
+      ? [
+          {
+            key: 'relevance',
+            label: t('articles.sortRelevance'),
+            icon: <Search size={16} aria-hidden="true" />,
+          },
+        ]
+      : []),
     ...BUILTIN_SORTS.map((s) => ({
       key: s.key,
       label: t(s.label),

@@ -1,26 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Locale } from '../../../lib/i18n';
+import type { WeeklyReport, WeeklyReportPage } from '../../../lib/api-types';
 
-export interface ReportSource {
-  id: string;
-  title: string;
-  url: string;
-  public_article_id: string;
-}
-
-export interface WeeklyReport {
-  id: string;
-  topic_id: string;
-  week_start_date: string;
-  title: string;
-  summary_text: string;
-  cover_image_url: string | null;
-  article_count: number;
-  status: string;
-  created_at: string;
-  sources: ReportSource[];
-}
+export type { WeeklyReport };
 
 const loc = (locale: Locale) => (locale === 'zh-TW' ? 'zh-TW' : undefined);
 
@@ -49,7 +32,7 @@ export function useReportArchive(topicId: string | undefined, locale: Locale) {
     queryKey: ['reports', 'archive', topicId, locale],
     enabled: !!topicId,
     queryFn: ({ signal }) =>
-      api<{ items: WeeklyReport[]; total: number }>('/weekly-reports', {
+      api<WeeklyReportPage>('/weekly-reports', {
         signal,
         query: { topic_id: topicId, limit: 50, locale: loc(locale) },
       }),

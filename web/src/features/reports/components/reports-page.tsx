@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Rss } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/format';
 import { TopicSelect } from '../../../lib/topic-select';
@@ -7,6 +8,7 @@ import { useTopics } from '../../../lib/topics';
 import { Empty, ErrorState, Loading } from '../../../lib/ui';
 import { useReport, useReportArchive } from '../api/reports';
 import { ReportView } from './report-view';
+import { NoReport } from './no-report';
 
 export default function ReportsPage() {
   const { t, locale } = useI18n();
@@ -16,6 +18,8 @@ export default function ReportsPage() {
   const week = params.get('week') ?? undefined;
   const report = useReport(topicId, week, locale);
   const archive = useReportArchive(topicId, locale);
+  const topic = topics.data?.find((x) => x.id === topicId);
+  const feedHref = topic ? `/feeds/reports/${encodeURIComponent(topic.id)}.atom` : undefined;
 
   useEffect(() => {
     if (!params.get('topic') && topicId) setParams({ topic: topicId }, { replace: true });
@@ -23,7 +27,22 @@ export default function ReportsPage() {
 
   return (
     <section className="reports-page">
-      <h1>{t('reports.title')}</h1>
+      {feedHref && topic && (
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={t('reports.feedTitle', { topic: topic.name })}
+          href={feedHref}
+        />
+      )}
+      <div className="page-head">
+        <h1>{t('reports.title')}</h1>
+        {feedHref && (
+          <a className="feed-link" href={feedHref} data-testid="report-feed">
+            <Rss size={16} aria-hidden="true" /> {t('reports.feed')}
+          </a>
+        )}
+      </div>
       <TopicSelect
         label={t('reports.chooseTopic')}
         value={topicId ?? ''}
@@ -39,8 +58,10 @@ export default function ReportsPage() {
             <ErrorState error={report.error} onRetry={() => void report.refetch()} />
           ) : report.data ? (
             <ReportView report={report.data} />
+          ) : topics.data && topics.data.length === 0 ? (
+            <Empty>{t('reports.noTopics')}</Empty>
           ) : (
-            <Empty>{t('reports.none')}</Empty>
+            <NoReport />
           )}
         </div>
         <aside aria-labelledby="archive-title" className="archive">
@@ -49,6 +70,8 @@ export default function ReportsPage() {
             <Loading />
           ) : archive.isError ? (
             <ErrorState error={archive.error} onRetry={() => void archive.refetch()} />
+          ) : archive.data && archive.data.items.length === 0 ? (
+            <Empty>{t('reports.archiveEmpty')}</Empty>
           ) : (
             <ul>
               {archive.data?.items.map((r) => (

@@ -1,18 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 
-export interface Subscription {
-  topic_id: string;
-  topic_name: string;
-  created_at: string;
-}
-
-export interface NotificationSettings {
-  email_enabled: boolean;
-  messenger_chat_id: string | null;
-  messenger_enabled: boolean;
-  locale: 'en' | 'zh-TW';
-}
+export type Subscription = ApiResponse<'/user/subscriptions'>['subscriptions'][number];
+export type NotificationSettings = ApiResponse<'/user/notification-settings'>;
 
 const subsKey = ['user', 'subscriptions'];
 const settingsKey = ['user', 'notification-settings'];
