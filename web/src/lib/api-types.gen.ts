@@ -61,22 +61,20 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/admin/jobs/refresh-metrics': {
+  '/admin/jobs/dead': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Run the metric refresh now (missing or day-old values of enabled metrics)
-     * @description Counts are per article and metric value; by_source says where the written values came from (`none`: every source answered without a value). 409 while a refresh is running.
-     */
-    post: {
+    /** Article jobs that failed for good (dead-letter queue), newest first */
+    get: {
       parameters: {
-        query?: never;
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -90,13 +88,93 @@ export interface paths {
           };
           content: {
             'application/json': {
-              articles: number;
-              by_source: {
-                [key: string]: number;
-              };
-              failed: number;
-              unchanged: number;
-              updated: number;
+              items: {
+                article_id: string | null;
+                attempts: number;
+                error: string;
+                /** Format: date-time */
+                failed_at: string;
+                /** Format: uuid */
+                id: string;
+                queue: string;
+                run_id: string | null;
+                stage: string | null;
+                url: string | null;
+              }[];
+              limit: number;
+              offset: number;
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/jobs/refresh-metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start the metric refresh (missing or day-old values of enabled metrics) as a run
+     * @description Answers the run id at once; GET /admin/runs/{id} shows its progress, summary and the articles whose values no source could give. 409 while a refresh is running.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              run_id: string;
             };
           };
         };
@@ -145,8 +223,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Run the weekly report job now (idempotent per topic and week)
-     * @description Without topic_id: every active topic with articles in the week. Without week_start: the last full week. 422 multimodal_provider_missing when no multimodal provider is active.
+     * Start the weekly report job as a run (idempotent per topic and week)
+     * @description Without topic_id: every active topic with articles in the week. Without week_start: the last full week. Answers the run id at once (GET /admin/runs/{id}); 422 multimodal_provider_missing when no multimodal provider is active, 404 for an unknown topic, 409 while a report run is under way.
      */
     post: {
       parameters: {
@@ -170,37 +248,14 @@ export interface paths {
       };
       responses: {
         /** @description Default Response */
-        200: {
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              topics: {
-                article_count: number;
-                deliveries?: {
-                  email: {
-                    already_sent: number;
-                    failed: number;
-                    not_configured: number;
-                    sent: number;
-                  };
-                  messenger: {
-                    already_sent: number;
-                    failed: number;
-                    not_configured: number;
-                    sent: number;
-                  };
-                };
-                reason?: string;
-                report_id: string | null;
-                status: 'created' | 'existing' | 'skipped' | 'failed';
-                /** Format: uuid */
-                topic_id: string;
-                topic_name: string;
-              }[];
-              /** Format: date */
-              week_start: string;
+              /** Format: uuid */
+              run_id: string;
             };
           };
         };
@@ -224,6 +279,15 @@ export interface paths {
         };
         /** @description Default Response */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -727,6 +791,203 @@ export interface paths {
         };
       };
     };
+    trace?: never;
+  };
+  '/admin/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Runs of every kind, newest first */
+    get: {
+      parameters: {
+        query?: {
+          kind?: 'scrape' | 'metrics' | 'reports';
+          limit?: number;
+          offset?: number;
+          status?: 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                error: string | null;
+                /** @description items that failed; the detail lists the first 500 */
+                error_count: number;
+                finished_at: string | null;
+                /** Format: uuid */
+                id: string;
+                kind: 'scrape' | 'metrics' | 'reports';
+                progress: {
+                  done: number;
+                  total: number;
+                };
+                /** Format: date-time */
+                started_at: string;
+                status:
+                  'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
+                /** @description plain fields: a scrape its counts; metrics articles, updated, unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
+                summary: {
+                  [key: string]: string | number | null;
+                };
+                trigger: 'cron' | 'admin' | 'cli';
+              }[];
+              limit: number;
+              offset: number;
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/runs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One run with its progress, summary and the items that failed */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: string | null;
+              /** @description items that failed; the detail lists the first 500 */
+              error_count: number;
+              errors: {
+                /** Format: uuid */
+                article_id?: string;
+                message: string;
+                /** Format: uuid */
+                source_id?: string;
+                /** Format: uuid */
+                topic_id?: string;
+              }[];
+              finished_at: string | null;
+              /** Format: uuid */
+              id: string;
+              kind: 'scrape' | 'metrics' | 'reports';
+              progress: {
+                done: number;
+                total: number;
+              };
+              /** Format: date-time */
+              started_at: string;
+              status: 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
+              /** @description plain fields: a scrape its counts; metrics articles, updated, unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
+              summary: {
+                [key: string]: string | number | null;
+              };
+              trigger: 'cron' | 'admin' | 'cli';
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/admin/scraper/runs': {
@@ -1470,13 +1731,15 @@ export interface paths {
           limit?: number;
           offset?: number;
           order?: 'asc' | 'desc';
-          /** @description case-insensitive title search */
+          /** @description search of title, summary, content and zh-TW translation: websearch syntax ("phrase", OR, -word) plus substring (trigram) matching for CJK text and partial words */
           q?: string;
-          /** @description scraped_at (default), published_at, source, title, view_count or an enabled metric_key */
+          /** @description scraped_at (default), published_at, source, title, view_count, an enabled metric_key, or relevance (the default with q; q required) */
           sort?: string;
           source?: string;
           tag?: string;
           topic_id?: string;
+          /** @description ignored for guests */
+          unread_only?: boolean;
         };
         header?: never;
         path?: never;
@@ -1498,6 +1761,8 @@ export interface paths {
                 id: string;
                 /** @description false for guests */
                 is_favorited: boolean;
+                /** @description read by the caller; false for guests */
+                is_read: boolean;
                 language: string | null;
                 /** @description enabled catalog metric_key → value; only metrics with a value */
                 metrics: {
@@ -1507,6 +1772,13 @@ export interface paths {
                 published_at: string | null;
                 /** Format: date-time */
                 scraped_at: string;
+                /** @description with q only: a plain-text excerpt of the best-matching field, highlighted where it matched */
+                snippet:
+                  | {
+                      highlight: boolean;
+                      text: string;
+                    }[]
+                  | null;
                 source: string;
                 summary: string | null;
                 tags: string[];
@@ -1549,6 +1821,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** The reader view; marks the article read for a signed-in caller */
     get: {
       parameters: {
         query?: never;
@@ -1570,12 +1843,25 @@ export interface paths {
               arxiv_id: string | null;
               author: string | null;
               content: string | null;
+              /** @description the feed's content as sanitised HTML (no scripts, handlers, frames or forms) */
+              content_html: string | null;
               doi: string | null;
               /** Format: uuid */
               id: string;
               /** @description false for guests */
               is_favorited: boolean;
+              /** @description read by the caller; false for guests */
+              is_read: boolean;
               language: string | null;
+              /** @description each enabled catalog metric with a value, with its source and fetch time */
+              metric_details: {
+                /** Format: date-time */
+                fetched_at: string | null;
+                key: string;
+                /** @description where the value was fetched from */
+                source: string | null;
+                value: number;
+              }[];
               /** @description enabled catalog metric_key → value; only metrics with a value */
               metrics: {
                 [key: string]: number;
@@ -1600,6 +1886,208 @@ export interface paths {
               url: string;
               /** @description 0 if never viewed */
               view_count: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/articles/{id}/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Mark read (idempotent) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Mark unread (idempotent) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/articles/{id}/similar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Up to five nearest articles of the same topic by embedding cosine, among the topic's 5,000 most recent */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                arxiv_id: string | null;
+                doi: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @description false for guests */
+                is_favorited: boolean;
+                /** @description read by the caller; false for guests */
+                is_read: boolean;
+                language: string | null;
+                /** @description enabled catalog metric_key → value; only metrics with a value */
+                metrics: {
+                  [key: string]: number;
+                };
+                /** Format: date-time */
+                published_at: string | null;
+                /** Format: date-time */
+                scraped_at: string;
+                /** @description with q only: a plain-text excerpt of the best-matching field, highlighted where it matched */
+                snippet:
+                  | {
+                      highlight: boolean;
+                      text: string;
+                    }[]
+                  | null;
+                source: string;
+                summary: string | null;
+                tags: string[];
+                title: string;
+                /** Format: uuid */
+                topic_id: string;
+                url: string;
+                /** @description 0 if never viewed */
+                view_count: number;
+              }[];
             };
           };
         };
@@ -1658,6 +2146,74 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/articles/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark every article matching the list filter read (at most 50,000 per call, newest first) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @default false */
+            favorites_only?: boolean;
+            q?: string;
+            source?: string;
+            tag?: string;
+            /** Format: uuid */
+            topic_id?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              marked: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
         };
         /** @description Default Response */
         422: {
@@ -1894,6 +2450,122 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/feeds/reports/{topic_id}.atom': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The topic's weekly reports as Atom */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          topic_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/atom+xml': string;
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/topics/{topic_id}.atom': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The topic's ranked list (50 entries) as Atom */
+    get: {
+      parameters: {
+        query?: {
+          order?: 'asc' | 'desc';
+          /** @description any list sort */
+          sort?: string;
+        };
+        header?: never;
+        path: {
+          topic_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/atom+xml': string;
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/health': {
     parameters: {
       query?: never;
@@ -1921,6 +2593,58 @@ export interface paths {
               /** @enum {string} */
               status: 'ok';
             };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/me/unread-counts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Unread articles per topic (topics with none are left out) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                /** Format: uuid */
+                topic_id: string;
+                unread: number;
+              }[];
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
           };
         };
       };

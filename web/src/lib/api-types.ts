@@ -27,46 +27,16 @@ export type ApiQuery<P extends keyof paths, M extends Method = 'get'> =
 export type ApiBody<P extends keyof paths, M extends Method = 'post'> =
   Op<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
-/*
- * The reader contract of issue 17 (built at the same time in the api's branch): until the generated
- * file has these paths and fields, the types below carry them. Each one gives way to the generated
- * type as soon as `npm run gen:api` sees the real schema (`Omit<Pending, keyof Generated>`,
- * `P extends keyof paths`), so after the merge this block can be deleted without touching callers.
- */
-type Merge<Generated, Pending> = Generated & Omit<Pending, keyof Generated>;
-type PathOr<P extends string, M extends Method, Pending, S extends number = 200> = P extends keyof paths
-  ? ApiResponse<P, M, S>
-  : Pending;
-
-export interface SnippetSegment {
-  text: string;
-  highlight: boolean;
-}
-export interface MetricDetail {
-  key: string;
-  value: number;
-  source: string | null;
-  fetched_at: string | null;
-}
-
-export type Article = Merge<
-  ApiResponse<'/articles'>['items'][number],
-  { is_read: boolean; snippet: SnippetSegment[] | null }
->;
-export type ArticlePage = Omit<ApiResponse<'/articles'>, 'items'> & { items: Article[] };
-export type ArticleDetail = Merge<
-  ApiResponse<'/articles/{id}'>,
-  { content_html: string | null; metric_details: MetricDetail[]; is_read: boolean }
->;
-export type ArticleListQuery = Merge<ApiQuery<'/articles'>, { unread_only?: boolean }>;
+export type Article = ApiResponse<'/articles'>['items'][number];
+export type SnippetSegment = NonNullable<Article['snippet']>[number];
+export type ArticlePage = ApiResponse<'/articles'>;
+export type ArticleDetail = ApiResponse<'/articles/{id}'>;
+export type MetricDetail = ArticleDetail['metric_details'][number];
+export type ArticleListQuery = ApiQuery<'/articles'>;
 export type MarkReadFilter = Pick<ArticleListQuery, 'topic_id' | 'tag' | 'source' | 'q' | 'favorites_only'>;
-export type MarkReadResult = PathOr<'/articles/read', 'post', { marked: number }>;
-export type UnreadCounts = PathOr<
-  '/me/unread-counts',
-  'get',
-  { items: { topic_id: string; unread: number }[]; total: number }
->;
-export type SimilarArticles = PathOr<'/articles/{id}/similar', 'get', { items: Article[] }>;
+export type MarkReadResult = ApiResponse<'/articles/read', 'post'>;
+export type UnreadCounts = ApiResponse<'/me/unread-counts'>;
+export type SimilarArticles = ApiResponse<'/articles/{id}/similar'>;
 
 export type Topic = ApiResponse<'/topics'>[number];
 export type User = ApiResponse<'/auth/me'>;
