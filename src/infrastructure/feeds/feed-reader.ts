@@ -1,7 +1,6 @@
 import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
 import { extractPage } from '../../application/pipeline/text-extract.js';
 import type { SourceKind } from '../../domain/catalog.js';
-import { parseFeed } from './feed-parser.js';
 import type { HttpFetcher } from './http-fetcher.js';
 
 const FEED_ACCEPT =
@@ -24,7 +23,8 @@ export class HttpFeedReader implements FeedReader {
     if (doc.status === 304) return { notModified: true };
     return {
       notModified: false,
-      entries: parseFeed(doc.body, doc.url),
+      // feedsmith loads with the first feed read, not at start (idle memory)
+      entries: (await import('./feed-parser.js')).parseFeed(doc.body, doc.url),
       etag: doc.headers.get('etag'),
       lastModified: doc.headers.get('last-modified'),
     };
