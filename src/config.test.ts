@@ -34,6 +34,17 @@ describe('config', () => {
     }
   });
 
+  it('reads FETCH_ALLOWED_HOSTS as hosts, IPs and CIDRs, empty by default, and refuses a bad entry', () => {
+    expect(loadConfig({}).fetch.allowedHosts).toEqual([]);
+    expect(loadConfig({ FETCH_ALLOWED_HOSTS: 'intranet.local, 10.0.0.0/8,::1' }).fetch.allowedHosts).toEqual([
+      'intranet.local',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(() => loadConfig({ FETCH_ALLOWED_HOSTS: '10.0.0.0/40' })).toThrow(/FETCH_ALLOWED_HOSTS/);
+    expect(() => loadConfig({ FETCH_ALLOWED_HOSTS: 'http://x/' })).toThrow(/FETCH_ALLOWED_HOSTS/);
+  });
+
   it('derives the monitoring allow-list from MONITOR_URL and MONITOR_ALLOWED_HOSTS', () => {
     const c = loadConfig({
       MONITOR_URL: 'https://grafana.example.test',

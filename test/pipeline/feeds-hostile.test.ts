@@ -56,15 +56,13 @@ describe.each(dbKinds())('a scraper run over hostile feeds (%s)', (kind) => {
       if (req.path === '/script-page')
         return void res.writeHead(200, { 'content-type': 'text/html' }).end(unclosedScript('Page lead.'));
       if (req.path === '/nul.json')
-        return void res
-          .writeHead(200, { 'content-type': 'application/feed+json' })
-          .end(
-            JSON.stringify({
-              version: 'https://jsonfeed.org/version/1.1',
-              title: 'n',
-              items: [nul, afterNul],
-            }),
-          );
+        return void res.writeHead(200, { 'content-type': 'application/feed+json' }).end(
+          JSON.stringify({
+            version: 'https://jsonfeed.org/version/1.1',
+            title: 'n',
+            items: [nul, afterNul],
+          }),
+        );
       // truncated: a per-source error
       res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rssFeed([makeItem()]).slice(0, 300));
     }).start();

@@ -133,6 +133,21 @@ describe('feed normalisation', () => {
     expect(parseFeed(lol, base)[0]!.title.length).toBeLessThan(100);
   });
 
+  it('bounds one entry: a huge title is cut at a word, an entry with a huge URL is left out', () => {
+    const words = 'word '.repeat(4000);
+    const entries = parseFeed(
+      rss(
+        `<item><title>${words}</title><link>https://a.example/long-title</link></item>` +
+          `<item><title>Long URL</title><link>https://a.example/${'p'.repeat(5000)}</link></item>` +
+          `<item><title>Fine</title><link>https://a.example/fine</link></item>`,
+      ),
+      base,
+    );
+    expect(entries.map((e) => e.url)).toEqual(['https://a.example/long-title', 'https://a.example/fine']);
+    expect(entries[0]!.title.length).toBeLessThanOrEqual(500);
+    expect(entries[0]!.title).toMatch(/^word word .*word…$/);
+  });
+
   it('refuses truncated, malformed and foreign documents with a clear error', () => {
     const good = rss('<item><title>A</title><link>https://a.example/1</link></item>');
     expect(() => parseFeed(good.slice(0, -20), base)).toThrow(/malformed XML/);
@@ -173,6 +188,12 @@ describe('HTML to text', () => {
     expect(page).toEqual({ title: 'T & U', text: 'H. Body.' });
   });
 
+  /** CPU milliseconds of this process: unlike wall time, not inflated when other processes share the cores */
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+
   it.each([
     ['an unclosed <script', '<p>Before</p><script>' + 'x'.repeat(5_000_000)],
     ['an unclosed comment', '<p>Before</p><!--' + 'y'.repeat(5_000_000)],
@@ -180,20 +201,21 @@ describe('HTML to text', () => {
     ['a million nested elements', '<p>Before</p>' + '<div>'.repeat(1_000_000)],
     ['a million unclosed tags', '<p>Before</p>' + '<b'.repeat(2_500_000)],
   ])('turns 5 MB with %s into text in well under a second', async (_name, body) => {
-    let t = performance.now();
+    let t = cpuMs();
     expect(htmlToText(body)).toMatch(/^Before/);
-    expect(performance.now() - t).toBeLessThan(700);
-    t = performance.now();
+    expect(cpuMs() - t).toBeLessThan(800);
+    t = cpuMs();
     expect((await extractPage(body)).text).toMatch(/^Before/);
-    expect(performance.now() - t).toBeLessThan(700);
+    expect(cpuMs() - t).toBeLessThan(800);
   });
 
   it('never holds the event loop for long while reading a big page', async () => {
     const body = '<p>Before</p><script>' + '<p>x</p>'.repeat(600_000);
+    // the CPU spent between two turns of a 1 ms timer is the longest the loop was held
     let worst = 0;
-    let last = performance.now();
+    let last = cpuMs();
     const timer = setInterval(() => {
-      const now = performance.now();
+      const now = cpuMs();
       worst = Math.max(worst, now - last);
       last = now;
     }, 1);

@@ -152,4 +152,14 @@ describe('feed fetching', () => {
     );
     expect(page).toEqual({ title: 'A & B', text: 'First point. Second point.' });
   });
+
+  it('refuses a page that is not HTML or text', async () => {
+    const peer = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 binary');
+    });
+    const reader = new HttpPageReader(new HttpFetcher({}, new OutboundGuard(['127.0.0.1'])));
+    await expect(reader.read(`${peer.url}/paper.pdf`)).rejects.toThrow(
+      /not an HTML page \(application\/pdf\)/,
+    );
+  });
 });

@@ -68,12 +68,32 @@ function mediaText(m: MediaNs.ItemOrFeed | undefined, field: 'title' | 'descript
   return t ? (t.type === 'html' ? fromHtml(t.value) : plain(t.value)) : null;
 }
 
-function entry(e: Omit<FeedEntry, 'doi' | 'arxivId'> & { doi: string | null; arxivId?: string | null }) {
+/**
+ * Bounds on what one entry may carry. The title (through its normalized form) and the canonical URL
+ * are btree-indexed, and PostgreSQL refuses an index row over ~2.7 kB, which would fail the whole
+ * multi-row insert of a run: a longer title is cut at a word, an entry with a longer URL is refused.
+ */
+export const LIMITS = { title: 500, url: 2000, author: 500, category: 100, categories: 50 } as const;
+
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const head = s.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  return `${space > max / 2 ? head.slice(0, space) : head}…`;
+}
+
+function entry(
+  e: Omit<FeedEntry, 'doi' | 'arxivId'> & { doi: string | null; arxivId?: string | null },
+): FeedEntry | null {
+  if (e.url.length > LIMITS.url) return null;
   return {
     ...e,
+    title: cut(e.title, LIMITS.title),
+    author: e.author === null ? null : cut(e.author, LIMITS.author),
+    categories: e.categories.slice(0, LIMITS.categories).map((c) => cut(c, LIMITS.category)),
     doi: e.doi ?? extractDoi(e.url),
     arxivId: e.arxivId ?? extractArxivId(e.url),
-  } satisfies FeedEntry;
+  };
 }
 
 /** An RSS 0.9x/2.0 item; an RDF (RSS 0.90/1.0) item has the same core. */

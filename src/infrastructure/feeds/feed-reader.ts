@@ -1,8 +1,7 @@
 import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
 import { extractPage } from '../../application/pipeline/text-extract.js';
 import type { SourceKind } from '../../domain/catalog.js';
-import { parseFeed } from './feed-parser.js';
-import type { HttpFetcher } from './http-fetcher.js';
+import { FetchError, type HttpFetcher } from './http-fetcher.js';
 
 const FEED_ACCEPT =
   'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5';
@@ -24,7 +23,8 @@ export class HttpFeedReader implements FeedReader {
     if (doc.status === 304) return { notModified: true };
     return {
       notModified: false,
-      entries: parseFeed(doc.body, doc.url),
+      // feedsmith loads with the first feed read, not at start (idle memory)
+      entries: (await import('./feed-parser.js')).parseFeed(doc.body, doc.url),
       etag: doc.headers.get('etag'),
       lastModified: doc.headers.get('last-modified'),
     };
@@ -44,6 +44,10 @@ export class HttpPageReader implements PageReader {
       { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' },
       { untrusted: true },
     );
+    // a PDF or an image behind the link would become a garbled article text
+    const type = doc.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (type && !/^text\/|^application\/(xhtml\+)?xml$/.test(type))
+      throw new FetchError(`not an HTML page (${type.slice(0, 60)})`);
     return extractPage(doc.body);
   }
 }

@@ -4,7 +4,7 @@
  * body decoded by its declared charset, and the SSRF guard on every hop of a URL that came from feed
  * content (`untrusted`) and on any redirect of a source's own URL to another host.
  */
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, Response } from 'undici';
 import { FetchRefusedError } from '../../application/pipeline/pipeline.ports.js';
 import { OutboundGuard } from '../http/outbound-guard.js';
 import { decodeBody } from './charset.js';
@@ -37,6 +37,12 @@ export interface FetchedDocument {
 export interface GetOptions {
   /** the URL came from feed content: every hop goes through the SSRF guard */
   untrusted?: boolean;
+}
+
+interface Client {
+  fetch: typeof import('undici').fetch;
+  open: Agent;
+  guarded: Agent;
 }
 
 export class FetchError extends Error {
@@ -73,21 +79,35 @@ class HostLimiter {
 export class HttpFetcher {
   private readonly limiter: HostLimiter;
   readonly limits: FetchLimits;
-  private readonly open: Agent;
-  private readonly guarded: Agent;
+  private client?: Promise<Client>;
 
   /** Without a guard, URLs from feed content may reach public addresses only. */
-  constructor(limits: Partial<FetchLimits> = {}, guard: OutboundGuard = new OutboundGuard()) {
+  constructor(
+    limits: Partial<FetchLimits> = {},
+    private readonly guard: OutboundGuard = new OutboundGuard(),
+  ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.limiter = new HostLimiter(this.limits.perHost);
-    const connectTimeoutMs = this.limits.timeoutMs;
-    this.open = new Agent({ connect: { timeout: connectTimeoutMs } });
-    this.guarded = guard.dispatcher({ connectTimeoutMs });
+  }
+
+  /** undici and its two dispatchers, made on the first fetch */
+  private connect(): Promise<Client> {
+    return (this.client ??= (async () => {
+      const undici = await import('undici');
+      const connectTimeoutMs = this.limits.timeoutMs;
+      return {
+        fetch: undici.fetch,
+        open: new undici.Agent({ connect: { timeout: connectTimeoutMs } }),
+        guarded: await this.guard.dispatcher({ connectTimeoutMs }),
+      };
+    })());
   }
 
   /** Closes the kept-alive connections. */
   async close(): Promise<void> {
-    await Promise.all([this.open.close(), this.guarded.close()]);
+    if (!this.client) return;
+    const { open, guarded } = await this.client;
+    await Promise.all([open.close(), guarded.close()]);
   }
 
   /** GET with redirects; a 304 answer is returned as such (conditional GET), other non-2xx throw. */
@@ -97,6 +117,7 @@ export class HttpFetcher {
     opts: GetOptions = {},
   ): Promise<FetchedDocument> {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
+    const { fetch, open, guarded } = await this.connect();
     let current = url;
     const origin = new URL(url).hostname;
     try {
@@ -104,7 +125,7 @@ export class HttpFetcher {
         const u = new URL(current);
         if (u.protocol !== 'http:' && u.protocol !== 'https:')
           throw new FetchError(`unsupported URL ${current}`);
-        const dispatcher = opts.untrusted || u.hostname !== origin ? this.guarded : this.open;
+        const dispatcher = opts.untrusted || u.hostname !== origin ? guarded : open;
         const result = await this.limiter.run(
           u.host,
           async (): Promise<{ doc: FetchedDocument } | { redirect: string | null }> => {

@@ -10,7 +10,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector } from 'undici';
+import type { Agent } from 'undici';
 import { FetchRefusedError } from '../../application/pipeline/pipeline.ports.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -78,8 +78,12 @@ export class OutboundGuard {
     return addresses;
   }
 
-  /** An undici dispatcher whose every new connection goes through `addresses` first. */
-  dispatcher(opts: { connectTimeoutMs: number }): Agent {
+  /**
+   * An undici dispatcher whose every new connection goes through `addresses` first (undici loads
+   * on the first fetch, not at start: an idle process never needs it).
+   */
+  async dispatcher(opts: { connectTimeoutMs: number }): Promise<Agent> {
+    const { Agent, buildConnector } = await import('undici');
     const connect = buildConnector({ timeout: opts.connectTimeoutMs });
     return new Agent({
       connect: (options, callback) => {
