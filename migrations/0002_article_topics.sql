@@ -32,3 +32,27 @@ CREATE TRIGGER "article_topics_primary" AFTER INSERT ON "articles"
 INSERT INTO "article_topics" ("article_id", "topic_id", "source_id", "first_seen_at")
 SELECT "id", "topic_id", "source_id", "scraped_at" FROM "articles"
 ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+-- Deleting a topic deletes its articles (articles.topic_id cascades), but an article another
+-- topic also carries moves to that topic (its earliest other link) and stays.
+CREATE OR REPLACE FUNCTION "article_topics_rehome"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	UPDATE "articles" a
+	SET "topic_id" = l."topic_id",
+		"source_id" = l."source_id",
+		"source" = coalesce((SELECT s."name" FROM "sources" s WHERE s."id" = l."source_id"), a."source")
+	FROM (
+		SELECT DISTINCT ON (lt."article_id") lt."article_id", lt."topic_id", lt."source_id"
+		FROM "article_topics" lt JOIN "articles" x ON x."id" = lt."article_id"
+		WHERE x."topic_id" = OLD."id" AND lt."topic_id" <> OLD."id"
+		ORDER BY lt."article_id", lt."first_seen_at", lt."topic_id"
+	) l
+	WHERE a."id" = l."article_id";
+	RETURN OLD;
+END
+$$;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS "article_topics_rehome" ON "topics";
+--> statement-breakpoint
+CREATE TRIGGER "article_topics_rehome" BEFORE DELETE ON "topics"
+	FOR EACH ROW EXECUTE FUNCTION "article_topics_rehome"();

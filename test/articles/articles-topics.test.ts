@@ -2,10 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
-import { makeArticle, makeTopic, setMetric, setViewCount } from '../helpers/article-factories.js';
+import { makeArticle, makeSource, makeTopic, setMetric, setViewCount } from '../helpers/article-factories.js';
+import { rowsOf } from '../../src/infrastructure/db/client.js';
 
 interface Page {
-  items: { id: string; topic_id: string; view_count: number; metrics: Record<string, number> }[];
+  items: {
+    id: string;
+    topic_id: string;
+    source: string;
+    view_count: number;
+    metrics: Record<string, number>;
+  }[];
   total: number;
 }
 
@@ -83,5 +90,27 @@ describe.each(dbKinds())('GET /articles?topic_id= with articles in several topic
     expect((await get(`/articles?topic_id=${primary}&limit=100`)).items.map((i) => i.id)).toContain(
       shared[0],
     );
+  });
+
+  it('keeps the shared articles under the second topic when their primary topic is deleted', async () => {
+    const db = t.container.database.db;
+    const secondSource = await makeSource(db, { topicId: second, name: 'Second source' });
+    await db.execute(
+      sql`update article_topics set source_id = ${secondSource.id} where topic_id = ${second} and article_id = ${shared[1]!}`,
+    );
+    await db.execute(sql`delete from topics where id = ${primary}`);
+    const page = await get(`/articles?topic_id=${second}&limit=100`);
+    expect(page.items.map((i) => i.id).sort()).toEqual([...shared, own[own.length - 1]!].sort());
+    for (const item of page.items) expect(item.topic_id).toBe(second);
+    expect(page.items.find((i) => i.id === shared[1])).toMatchObject({ source: 'Second source' });
+    const left = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from articles where id in (${sql.join(
+          own.slice(0, -1).map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      ),
+    );
+    expect(left[0]!.n).toBe(0);
   });
 });

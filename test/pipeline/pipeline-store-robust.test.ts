@@ -148,13 +148,14 @@ describe.each(dbKinds())('the pipeline store under bad values (%s)', (kind) => {
     const gone = await makeTopic(database.db);
     await database.db.execute(sql`delete from topics where id = ${gone.id}`);
     const link = { canonicalUrl: kept!.canonicalUrl };
-    await store.linkTopics([
+    const added = await store.linkTopics([
       { ...link, topicId: other.id, sourceId: otherSource.id },
       { ...link, topicId: gone.id, sourceId: null },
       { ...link, topicId, sourceId: otherSource.id },
       { canonicalUrl: 'https://nowhere.example/x', topicId: other.id, sourceId: null },
     ]);
-    await store.linkTopics([{ ...link, topicId: other.id, sourceId: null }]);
+    expect(added).toBe(1);
+    expect(await store.linkTopics([{ ...link, topicId: other.id, sourceId: null }])).toBe(0);
     const links = await exec<{ topic_id: string; source_id: string | null }>(
       sql`select topic_id, source_id from article_topics where article_id = ${kept!.id} order by first_seen_at, topic_id`,
     );

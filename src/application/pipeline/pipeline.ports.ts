@@ -133,8 +133,11 @@ export interface ArticleStore {
    * every other row is still inserted.
    */
   insertMany(rows: NewArticle[]): Promise<InsertOutcome>;
-  /** adds topics to stored articles (by canonical URL); a link already there is kept as it is */
-  linkTopics(links: TopicLink[]): Promise<void>;
+  /**
+   * Adds topics to stored articles (by canonical URL); a link already there is kept as it is.
+   * Answers how many links were added.
+   */
+  linkTopics(links: TopicLink[]): Promise<number>;
   /**
    * Fills a stored article's DOI, arXiv id or publication date where it has none; an article
    * that gains an identifier becomes due for its metric refresh. Answers how many were changed.

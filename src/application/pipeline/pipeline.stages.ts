@@ -206,8 +206,8 @@ export function createStages(d: StageDeps): PipelineStages {
         if (n) d.registry.count(run.id, 'enriched', n);
       }
       if (outcome.links.length) {
-        await d.articles.linkTopics(outcome.links);
-        d.registry.count(run.id, 'topic_links', outcome.links.length);
+        const n = await d.articles.linkTopics(outcome.links);
+        if (n) d.registry.count(run.id, 'topic_links', n);
       }
       d.registry.count(run.id, 'duplicates', outcome.skipped.length);
       for (const reason of ['url', 'doi', 'arxiv_id', 'title'] as const) {
@@ -242,8 +242,8 @@ export function createStages(d: StageDeps): PipelineStages {
           ].map((t) => ({ canonicalUrl: a.canonicalUrl, ...t })),
         );
       if (links.length) {
-        await d.articles.linkTopics(links);
-        d.registry.count(run.id, 'topic_links', links.length);
+        const n = await d.articles.linkTopics(links);
+        if (n) d.registry.count(run.id, 'topic_links', n);
       }
       const byUrl = new Map(fresh.map((a) => [a.canonicalUrl, a]));
       for (const row of inserted) {

@@ -83,15 +83,17 @@ export class DrizzleArticleStore implements ArticleStore {
     const known = emptyKnownKeys();
     // a key the database cannot hold cannot match a stored article (and would fail the query)
     const storable = (l: string[]) => l.filter((k) => !unstorable(k));
-    const [urls, dois, arxivIds, titles] = [keys.urls, keys.dois, keys.arxivIds, keys.titles].map(storable);
-    const size = Math.max(urls!.length, dois!.length, arxivIds!.length, titles!.length);
+    const [urls, dois, arxivIds, titles] = [keys.urls, keys.dois, keys.arxivIds, keys.titles].map(
+      storable,
+    ) as [string[], string[], string[], string[]];
+    const size = Math.max(urls.length, dois.length, arxivIds.length, titles.length);
     for (let i = 0; i < size; i += CHUNK) {
       const part = (l: string[]) => l.slice(i, i + CHUNK);
       const conds: SQL[] = [];
-      if (part(urls!).length) conds.push(inArray(articles.canonicalUrl, part(urls!)));
-      if (part(dois!).length) conds.push(inArray(articles.doi, part(dois!)));
-      if (part(arxivIds!).length) conds.push(inArray(articles.arxivId, part(arxivIds!)));
-      if (part(titles!).length) conds.push(inArray(articles.normalizedTitle, part(titles!)));
+      if (part(urls).length) conds.push(inArray(articles.canonicalUrl, part(urls)));
+      if (part(dois).length) conds.push(inArray(articles.doi, part(dois)));
+      if (part(arxivIds).length) conds.push(inArray(articles.arxivId, part(arxivIds)));
+      if (part(titles).length) conds.push(inArray(articles.normalizedTitle, part(titles)));
       if (!conds.length) continue;
       const rows = await this.db
         .select({
@@ -152,20 +154,29 @@ export class DrizzleArticleStore implements ArticleStore {
     }
   }
 
-  async linkTopics(links: TopicLink[]): Promise<void> {
+  async linkTopics(links: TopicLink[]): Promise<number> {
+    let added = 0;
     for (const part of chunks(links.filter((l) => !unstorable(l.canonicalUrl)))) {
       if (!part.length) continue;
       // sources or topics deleted meanwhile are left out rather than failing the statement
-      await this.db.execute(sql`
-        insert into article_topics (article_id, topic_id, source_id)
-        select a.id, t.id, s.id
-        from unnest(${textArray(part.map((l) => l.canonicalUrl))}, ${textArray(part.map((l) => l.topicId))}::uuid[],
-                    ${textArray(part.map((l) => l.sourceId))}::uuid[]) as x(url, topic_id, source_id)
-        join articles a on a.canonical_url = x.url
-        join topics t on t.id = x.topic_id
-        left join sources s on s.id = x.source_id
-        on conflict (article_id, topic_id) do nothing`);
+      const [row] = rowsOf<{ n: number | string }>(
+        await this.db.execute(sql`
+          with added as (
+            insert into article_topics (article_id, topic_id, source_id)
+            select a.id, t.id, s.id
+            from unnest(${textArray(part.map((l) => l.canonicalUrl))},
+                        ${textArray(part.map((l) => l.topicId))}::uuid[],
+                        ${textArray(part.map((l) => l.sourceId))}::uuid[]) as x(url, topic_id, source_id)
+            join articles a on a.canonical_url = x.url
+            join topics t on t.id = x.topic_id
+            left join sources s on s.id = x.source_id
+            on conflict (article_id, topic_id) do nothing
+            returning 1)
+          select count(*)::int as n from added`),
+      );
+      added += Number(row?.n ?? 0);
     }
+    return added;
   }
 
   async enrich(enrichments: Enrichment[]): Promise<number> {
