@@ -31,7 +31,8 @@ export interface WiringContext {
 
 export interface BackgroundWorker {
   name: string;
-  start(): void;
+  /** starts the loop; may answer when it runs (callers that need to wait for it, e.g. the bench) */
+  start(): void | Promise<void>;
   /** stop and flush what the worker holds (called before the stores close) */
   stop(): Promise<void>;
 }

@@ -134,9 +134,7 @@ export const pipelineArea =
         {
           name: 'article-jobs',
           start: () =>
-            void jobs
-              .start()
-              .catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+            jobs.start().catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
           stop: drain,
         },
       ],

@@ -69,7 +69,9 @@ export class ArticleJobs {
     const swept = await this.sweep();
     if (recovered || swept)
       this.d.logger.info({ event: 'pipeline.jobs.recovered', handed_back: recovered, enqueued: swept });
-    const loops = 2;
+    // small batches on several fetch loops: a batch is settled when its slowest flow ends, so
+    // smaller batches keep more flows in flight while a model call or a write waits
+    const loops = 4;
     await this.d.queue.work<ArticleJobData>(
       ARTICLE_QUEUE,
       { batchSize: Math.max(1, Math.ceil(this.d.concurrency / loops)), loops },
