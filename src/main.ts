@@ -50,7 +50,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
       logger,
     );
     await scheduler.start();
-    for (const w of container.workers) void w.start();
+    for (const w of container.workers) w.start();
     stops.push(async () => {
       await scheduler.stop();
       // workers stop taking jobs, finish or hand back the running ones within SHUTDOWN_GRACE_SECONDS

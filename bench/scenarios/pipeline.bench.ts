@@ -87,7 +87,10 @@ async function timeRun(
       is_active: true,
     });
     // as in a worker process: the job queue is up before a run starts
-    await Promise.all(container.workers.filter((w) => w.name === 'article-jobs').map((w) => w.start()));
+    for (const w of container.workers.filter((w) => w.name === 'article-jobs')) {
+      w.start();
+      await w.ready?.();
+    }
     const started = performance.now();
     const cpu = process.cpuUsage();
     const run = await container.services.scraper.runNow('bench');

@@ -31,8 +31,9 @@ export interface WiringContext {
 
 export interface BackgroundWorker {
   name: string;
-  /** starts the loop; may answer when it runs (callers that need to wait for it, e.g. the bench) */
-  start(): void | Promise<void>;
+  start(): void;
+  /** resolves once the started loop runs (for callers that must wait for it, e.g. the bench) */
+  ready?(): Promise<void>;
   /** stop and flush what the worker holds (called before the stores close) */
   stop(): Promise<void>;
 }

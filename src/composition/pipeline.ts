@@ -134,7 +134,10 @@ export const pipelineArea =
         {
           name: 'article-jobs',
           start: () =>
-            jobs.start().catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+            void jobs
+              .start()
+              .catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+          ready: () => jobs.start(),
           stop: drain,
         },
       ],
