@@ -21,7 +21,7 @@ import { OtlpReceiver } from '../../test/peers/otlp-receiver.js';
 import { makeItem, rssFeed, startFeedServer } from '../../test/helpers/pipeline-factories.js';
 
 /** the LLM peer runs in a child process: its request handling is not the pipeline's cost */
-async function startLlmPeer(): Promise<{ baseUrl: string; stop(): void }> {
+export async function startLlmPeer(): Promise<{ baseUrl: string; stop(): void }> {
   const child = fork(fileURLToPath(new URL('../pipeline/llm-peer.process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -33,7 +33,7 @@ async function startLlmPeer(): Promise<{ baseUrl: string; stop(): void }> {
   return { baseUrl, stop: () => child.disconnect() };
 }
 
-async function freshDatabase(url: string | undefined): Promise<Database> {
+export async function freshDatabase(url: string | undefined): Promise<Database> {
   if (!url) return openDatabase({ dataDir: 'memory://' });
   const name = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -86,6 +86,11 @@ async function timeRun(
       model: 'm',
       is_active: true,
     });
+    // as in a worker process: the job queue is up before a run starts
+    for (const w of container.workers.filter((w) => w.name === 'article-jobs')) {
+      w.start();
+      await w.ready?.();
+    }
     const started = performance.now();
     const cpu = process.cpuUsage();
     const run = await container.services.scraper.runNow('bench');

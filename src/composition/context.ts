@@ -32,6 +32,8 @@ export interface WiringContext {
 export interface BackgroundWorker {
   name: string;
   start(): void;
+  /** resolves once the started loop runs (for callers that must wait for it, e.g. the bench) */
+  ready?(): Promise<void>;
   /** stop and flush what the worker holds (called before the stores close) */
   stop(): Promise<void>;
 }

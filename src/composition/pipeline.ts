@@ -139,6 +139,7 @@ export const pipelineArea =
             void jobs
               .start()
               .catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+          ready: () => jobs.start(),
           stop: drain,
         },
       ],

@@ -66,10 +66,12 @@ export class ArticleJobs {
       exclusiveKeys: true,
     });
     const recovered = await this.d.queue.recoverOrphans(ARTICLE_QUEUE);
-    const swept = await this.sweep();
+    const swept = await this.sweepNow();
     if (recovered || swept)
       this.d.logger.info({ event: 'pipeline.jobs.recovered', handed_back: recovered, enqueued: swept });
-    const loops = 2;
+    // small batches on several fetch loops: a batch is settled when its slowest flow ends, so
+    // smaller batches keep more flows in flight while a model call or a write waits
+    const loops = 4;
     await this.d.queue.work<ArticleJobData>(
       ARTICLE_QUEUE,
       { batchSize: Math.max(1, Math.ceil(this.d.concurrency / loops)), loops },
@@ -95,6 +97,11 @@ export class ArticleJobs {
    * articles and sending their jobs (or a job lost for good) would otherwise strand.
    */
   async sweep(): Promise<number> {
+    await this.start();
+    return this.sweepNow();
+  }
+
+  private async sweepNow(): Promise<number> {
     let sent = 0;
     const unfinished = await this.d.states.unfinished(50_000);
     for (let i = 0; i < unfinished.length; i += 1000)

@@ -5,12 +5,16 @@
  */
 import { ROOT_CONTEXT, TraceFlags, isSpanContextValid, trace, type Context } from '@opentelemetry/api';
 import type { JobQueue } from '../../application/jobs/job-queue.ports.js';
-import type { TraceScope } from './span-wrappers.js';
+
+/** the part of span-wrappers' TraceScope used here (no import back: span-wrappers imports this file) */
+interface ActiveContext {
+  active(): Context;
+}
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** `00-<trace id>-<span id>-<flags>` of the active span, if any */
-export function currentTraceparent(scope: TraceScope): string | undefined {
+export function currentTraceparent(scope: ActiveContext): string | undefined {
   const sc = trace.getSpanContext(scope.active());
   if (!sc || !isSpanContextValid(sc)) return undefined;
   return `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
@@ -26,7 +30,7 @@ export function contextOf(traceparent: unknown): Context | undefined {
 }
 
 /** Decorates the queue: every job sent carries the trace context active at send time. */
-export function withTraceContext(scope: TraceScope, queue: JobQueue): JobQueue {
+export function withTraceContext(scope: ActiveContext, queue: JobQueue): JobQueue {
   return {
     define: (q) => queue.define(q),
     send<T extends object>(name: string, jobs: { key?: string; data: T }[]) {

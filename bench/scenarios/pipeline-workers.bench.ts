@@ -1,0 +1,181 @@
+/**
+ * Scale-out on PostgreSQL (issue 15): the same 1,000 article jobs processed by one and by two
+ * `worker` processes sharing the queue, each run on a fresh database: articles/s from the first job
+ * sent to the last article in its final state, and exactly-once counted from the workers' own
+ * processing logs (`article.analysis.summarized` per article id). The model is the zero-latency peer
+ * in its own process. On this 2-core machine the workers, PostgreSQL and the peer share the cores,
+ * so the 2-worker figure shows the sharing works, not a 2x.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { BenchContext, BenchResult, Scenario } from '../types.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/composition/container.js';
+import {
+  DrizzleArticleStore,
+  DrizzleRunStore,
+} from '../../src/infrastructure/db/repositories/pipeline.repository.js';
+import { DrizzleArticleStates } from '../../src/infrastructure/db/repositories/article-states.repository.js';
+import { ARTICLE_QUEUE } from '../../src/application/pipeline/article-jobs.js';
+import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
+import { makeItem } from '../../test/helpers/pipeline-factories.js';
+import { freshDatabase, startLlmPeer } from './pipeline.bench.js';
+
+interface Worker {
+  analysed: string[];
+  ready: Promise<void>;
+  stop(): Promise<number | null>;
+}
+
+function startWorker(env: Record<string, string>): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const analysed: string[] = [];
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let i;
+    while ((i = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      if (line.includes('"article.analysis.summarized"'))
+        analysed.push(String((JSON.parse(line) as { article_id: string }).article_id));
+      else if (line.includes('"pipeline.jobs.started"')) markReady();
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    analysed,
+    ready,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+async function timeWorkers(ctx: BenchContext, workers: number, n: number, llmUrl: string) {
+  const database = await freshDatabase(ctx.databaseUrl);
+  const dataDir = mkdtempSync(join(tmpdir(), 'ai-bench-workers-'));
+  const config = loadConfig({
+    DATABASE_URL: ctx.databaseUrl!,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+  });
+  const container = await createContainer(config, { database, logger: pino({ level: 'silent' }) });
+  const procs: Worker[] = [];
+  try {
+    const catalog = container.services.catalog;
+    const topic = await catalog.createTopic({ name: 'Bench workers' });
+    const source = await catalog.createSource({
+      topic_id: topic.id,
+      name: 'Feed',
+      kind: 'rss',
+      url: 'https://feed.example/rss',
+    });
+    await catalog.createProvider({
+      name: 'peer',
+      type: 'text',
+      base_url: llmUrl,
+      model: 'm',
+      is_active: true,
+    });
+    // the database the workers open: the bench's fresh one (DATABASE_URL of the container's pool)
+    const env = { DATABASE_URL: database.connectionString!, DATA_DIR: dataDir, SCHEDULER_ENABLED: 'false' };
+    for (let i = 0; i < workers; i++) procs.push(startWorker(env));
+    await Promise.all(procs.map((p) => p.ready));
+
+    const run = await new DrizzleRunStore(database.db).create({ trigger: 'cli', correlationId: 'bench' });
+    const { inserted: stored } = await new DrizzleArticleStore(database.db).insertMany(
+      Array.from({ length: n }, (_, i) => {
+        const it = makeItem({ title: `Bench worker article ${i}: ${makeItem().title}` });
+        return {
+          topicId: topic.id,
+          sourceId: source.id,
+          source: 'Feed',
+          url: it.url,
+          canonicalUrl: canonicalizeUrl(it.url),
+          title: it.title,
+          normalizedTitle: normalizeTitle(it.title),
+          author: null,
+          content: it.summary ?? null,
+          publishedAt: null,
+          doi: null,
+          arxivId: null,
+          metadata: {},
+          runId: run.id,
+        };
+      }),
+    );
+    const states = new DrizzleArticleStates(database.db);
+    const started = performance.now();
+    await container.queue.send(
+      ARTICLE_QUEUE,
+      stored.map((s) => ({
+        key: s.id,
+        data: { articleId: s.id, runId: run.id, topicId: topic.id, url: s.canonicalUrl, source: 'Feed' },
+      })),
+    );
+    for (;;) {
+      if ((await states.summarize(run.id)).pending === 0) break;
+      if (performance.now() - started > 300_000) throw new Error('workers did not finish in 5 min');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const { counts } = await states.summarize(run.id);
+    const analysed = procs.map((p) => p.analysed);
+    const codes = await Promise.all(procs.splice(0).map((p) => p.stop()));
+    return { seconds, counts, codes, analysed };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+    await container.close();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'pipeline.workers',
+    async run(ctx): Promise<BenchResult[]> {
+      if (!ctx.databaseUrl) return [];
+      const n = ctx.quick ? 200 : 1000;
+      const llm = await startLlmPeer();
+      try {
+        const out: BenchResult[] = [];
+        const rates: Record<number, number> = {};
+        for (const workers of [1, 2]) {
+          const r = await timeWorkers(ctx, workers, n, llm.baseUrl);
+          const analysed = r.analysed;
+          const all = analysed.flat();
+          const once = all.length === n && new Set(all).size === n;
+          rates[workers] = n / r.seconds;
+          out.push({
+            scenario: `pipeline.workers_${workers}.postgres`,
+            figure: Math.round(rates[workers]),
+            unit: 'articles/s',
+            budget: 'every article processed exactly once (counted from the workers\u2019 logs)',
+            pass: once && r.counts.completed === n && r.codes.every((c) => c === 0),
+            notes:
+              `${n} article jobs, ${workers} worker process(es): ${r.seconds.toFixed(2)} s; ` +
+              `analyses per worker ${analysed.map((a) => a.length).join('/')}, distinct ${new Set(all).size}; ` +
+              `exit codes ${r.codes.join('/')}`,
+          });
+        }
+        out[1]!.notes += `; 2 workers / 1 worker = ${(rates[2]! / rates[1]!).toFixed(2)}`;
+        return out;
+      } finally {
+        llm.stop();
+      }
+    },
+  },
+];
