@@ -190,8 +190,9 @@ describe.each(dbKinds())('duplicates and topics (%s)', (db) => {
       makeItem({ title: `Shared item two ${tag}` }),
     ];
     feeds[`/${tag}-shared.xml`] = items;
-    const first = await topicOf('first', [[`Shared ${tag}`, `/${tag}-shared.xml`]]);
-    const second = await topicOf('second', [[`Shared too ${tag}`, `/${tag}-shared.xml`]]);
+    // sources are read in name order: the first topic's source first, so it keeps the item
+    const first = await topicOf('first', [[`Shared A ${tag}`, `/${tag}-shared.xml`]]);
+    const second = await topicOf('second', [[`Shared B ${tag}`, `/${tag}-shared.xml`]]);
     const result = await run();
     expect(result.status).toBe('completed');
 
