@@ -190,7 +190,7 @@ describe.each(dbKinds())('duplicates and topics (%s)', (db) => {
       makeItem({ title: `Shared item two ${tag}` }),
     ];
     feeds[`/${tag}-shared.xml`] = items;
-    // sources are read in name order: the first topic's source sorts first whatever the tag is
+    // sources are read in name order: the first topic's source first, so it keeps the item
     const first = await topicOf('first', [[`Shared A ${tag}`, `/${tag}-shared.xml`]]);
     const second = await topicOf('second', [[`Shared B ${tag}`, `/${tag}-shared.xml`]]);
     const result = await run();
