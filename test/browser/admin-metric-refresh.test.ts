@@ -171,7 +171,7 @@ describe.sequential.each(dbKinds())('metric refresh from the jobs page in Chromi
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await row.getByRole('button', { name: 'Details' }).click();
     await expect.poll(() => page.getByTestId('run-error').count()).toBe(1);
-    await env.screenshot(page, 'admin-jobs-phone');
+    await env.screenshot(page, 'admin-jobs-run-phone');
     await page.reload();
     await expect.poll(() => page.getByTestId('run-error').count()).toBe(1);
     await context.close();

@@ -89,6 +89,17 @@ describe.each(dbKinds())('articles failing while their writes are batched (%s)',
     expect(noSummary.content).toContain('sparse attention');
     expect(noSummary.language).toBe('en');
 
+    // the run record names both failed articles with their stage and reason (issue 15)
+    const record = await t.container.services.runs.get(run.id);
+    expect(record.status).toBe('completed_with_errors');
+    expect(record.errors.map((e) => e.article_id).sort()).toEqual(
+      [noSummary.id, byTitle('Poisoned translation').id].sort(),
+    );
+    expect(record.errors.map((e) => e.message.split(':')[0]).sort()).toEqual([
+      'analysis failed',
+      'translation failed',
+    ]);
+
     const noTranslation = byTitle('Poisoned translation');
     expect(noTranslation).toMatchObject({
       processing_status: 'translation_failed',

@@ -3,7 +3,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import { HttpPeer } from '../peers/http-peer.js';
 import { jsonFeed, makeItem, seedPipeline } from '../helpers/pipeline-factories.js';
-import { insertProvider } from '../helpers/report-factories.js';
+import { insertArticle, insertProvider, insertTopic } from '../helpers/report-factories.js';
+import { OpenAiPeer } from '../peers/openai-peer.js';
 import { startAndWait, waitForRun, type RunBody } from '../helpers/runs.js';
 import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
 
@@ -99,6 +100,34 @@ describe.each(dbKinds())('runs as records (%s)', (db) => {
     const user = await t.login('user');
     expect((await get('/admin/runs', user.headers)).statusCode).toBe(403);
     expect((await t.app.inject({ url: '/admin/runs' })).statusCode).toBe(401);
+  });
+
+  it('records the topic whose weekly report failed, and the reason', async () => {
+    // a model that never answers with the report's JSON: the topic fails after one retry
+    const llm = await new OpenAiPeer(() => 'no JSON here').start();
+    try {
+      const dbh = t.container.database.db;
+      await insertProvider(dbh, { baseUrl: llm.baseUrl, type: 'multimodal' });
+      const topic = await insertTopic(dbh, 'Failing topic');
+      await insertArticle(dbh, topic.id, { publishedAt: new Date('2026-10-07T10:00:00Z') });
+      const run = await startAndWait(t.app, admin.headers, '/admin/jobs/weekly-reports', {
+        topic_id: topic.id,
+        week_start: '2026-10-05',
+      });
+      expect(run).toMatchObject({
+        kind: 'reports',
+        status: 'completed_with_errors',
+        progress: { done: 1, total: 1 },
+        summary: { week_start: '2026-10-05', topics: 1, created: 0, failed: 1 },
+        error_count: 1,
+      });
+      expect(run.errors).toHaveLength(1);
+      expect(run.errors[0]!.topic_id).toBe(topic.id);
+      expect(run.errors[0]!.message.length).toBeGreaterThan(0);
+      expect(llm.chatCalls.length).toBeGreaterThan(0);
+    } finally {
+      await llm.stop();
+    }
   });
 
   it('closes as interrupted at start the runs a dead process left open', async () => {

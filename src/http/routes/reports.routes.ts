@@ -33,7 +33,6 @@ const Locale = Type.Optional(
 );
 const WeekStart = Type.String({ format: 'date', description: 'YYYY-MM-DD; any day of the week' });
 
-
 export const reportsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -185,10 +185,16 @@ export class DrizzleRunRepository implements RunRepository {
         .select({ id: sources.id, error: sources.lastError })
         .from(sources)
         .where(and(isNotNull(sources.lastError), gte(sources.lastFetchedAt, startedAt))),
+      // a failed stage leaves its status (`analysis_failed`, `translation_failed`, ...) and the error
       this.db
-        .select({ id: articles.id, topicId: articles.topicId, error: articles.processingError })
+        .select({
+          id: articles.id,
+          topicId: articles.topicId,
+          status: articles.processingStatus,
+          error: articles.processingError,
+        })
         .from(articles)
-        .where(and(eq(articles.runId, id), eq(articles.processingStatus, 'failed')))
+        .where(and(eq(articles.runId, id), isNotNull(articles.processingError)))
         .limit(RUN_ERRORS_KEPT),
     ]);
     return [
@@ -196,7 +202,7 @@ export class DrizzleRunRepository implements RunRepository {
       ...failedArticles.map((a) => ({
         articleId: a.id,
         topicId: a.topicId,
-        message: a.error ?? 'processing failed',
+        message: `${a.status.replaceAll('_', ' ')}: ${a.error ?? ''}`,
       })),
     ];
   }

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { X } from 'lucide-react';
 import { useTopics } from '../../../lib/topics';
@@ -18,8 +19,16 @@ import {
 export function RunDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { t } = useJobsText();
   const run = useRun(id);
+  const ref = useRef<HTMLElement>(null);
+  // opened from a history row further down (on a phone, screens away): bring it into view
+  useEffect(() => ref.current?.scrollIntoView({ block: 'start' }), [id]);
   return (
-    <section className="card run-detail" aria-labelledby="run-detail-title" data-testid="run-detail">
+    <section
+      ref={ref}
+      className="card run-detail"
+      aria-labelledby="run-detail-title"
+      data-testid="run-detail"
+    >
       <div className="run-detail-head">
         <h2 id="run-detail-title">{t('jobs.detail')}</h2>
         <IconButton label={t('jobs.close')} onClick={onClose}>
