@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.js';
+import { checkDataDir, explainDataDirFailure } from './data-dir.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -61,15 +62,22 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const dir = opts.dataDir ?? 'memory://';
   useBaselineWasmCompiler();
-  if (!dir.startsWith('memory://')) {
-    mkdirSync(dir, { recursive: true });
-    if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
-      await initDataDirInChild(dir, opts.migrate !== false);
+  const onDisk = !dir.startsWith('memory://');
+  let client: PGlite;
+  try {
+    if (onDisk) {
+      // a read-only, full or foreign-owned DATA_DIR is named with its cause (exit 1 in main.ts)
+      checkDataDir(dir);
+      if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
+        await initDataDirInChild(dir, opts.migrate !== false);
+    }
+    client = await PGlite.create(dir, {
+      startParams: PGLITE_START_PARAMS,
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
+  } catch (err) {
+    throw onDisk ? explainDataDirFailure(dir, err) : err;
   }
-  const client = await PGlite.create(dir, {
-    startParams: PGLITE_START_PARAMS,
-    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return {
