@@ -8,6 +8,7 @@ import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
 import { warnOnOldRuntime } from './runtime.js';
+import { DataDirError } from './infrastructure/db/data-dir.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
@@ -133,7 +134,8 @@ const isEntry =
   process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
 if (isEntry) {
   main().catch((err: unknown) => {
-    console.error(err);
+    // a DATA_DIR that cannot be used is a set-up problem: one clear line, no stack
+    console.error(err instanceof DataDirError ? err.message : err);
     process.exit(1);
   });
 }

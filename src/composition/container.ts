@@ -8,6 +8,7 @@ import { createLogger } from '../infrastructure/logging/logger.js';
 import { LogTap } from '../infrastructure/logging/log-tap.js';
 import { ScryptHasher } from '../infrastructure/auth/scrypt-hasher.js';
 import { JwtTokens, loadOrCreateSecret } from '../infrastructure/auth/jwt-tokens.js';
+import { ZxcvbnCommonPasswords } from '../infrastructure/auth/common-passwords.js';
 import { DrizzleUserRepository } from '../infrastructure/db/repositories/user.repository.js';
 import {
   DrizzleProviderRepository,
@@ -142,6 +143,8 @@ export async function createContainer(
     overrides.hasher ?? new ScryptHasher(),
     new JwtTokens(secret, config.auth.tokenTtlSeconds),
     logger,
+    new ZxcvbnCommonPasswords(),
+    { registration: config.auth.registration },
   );
   const catalog = new CatalogService(
     new DrizzleTopicRepository(db),

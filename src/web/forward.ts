@@ -77,11 +77,18 @@ export async function callBackend(
 }
 
 /** Relays the backend's answer (status, safe headers, streamed body) to the browser. */
-export function relay(reply: FastifyReply, upstream: Upstream): FastifyReply {
+export function relay(reply: FastifyReply, upstream: Upstream, htmlCsp?: string): FastifyReply {
   reply.status(upstream.status);
   upstream.headers.forEach((value, name) => {
     if (!DROP_RESPONSE.has(name)) reply.header(name, value);
   });
+  // an HTML page of the backend (the OpenAPI UI) is a page of this site: it gets a CSP as well
+  if (
+    htmlCsp &&
+    /^text\/html/i.test(upstream.headers.get('content-type') ?? '') &&
+    !upstream.headers.has('content-security-policy')
+  )
+    reply.header('content-security-policy', htmlCsp);
   if (!upstream.body || upstream.status === 204 || upstream.status === 304) return reply.send();
   return reply.send(Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream));
 }

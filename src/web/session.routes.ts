@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { callBackend, errorBody, type ForwardOptions } from './forward.js';
-import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
+import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from './session-cookie.js';
 
 interface SessionBody {
   access_token: string;
@@ -46,7 +46,28 @@ export const sessionRoutes =
       };
     app.post('/api/session', open('/auth/login', 200));
     app.post('/api/session/register', open('/auth/register', 201));
-    app.delete('/api/session', async (_req, reply) =>
-      reply.header('set-cookie', clearedSessionCookie(opts.secureCookie)).status(204).send(),
-    );
+    // sign-out revokes the token at the backend (a copy of the cookie stops working too), then
+    // clears the cookie; a backend that cannot be reached is a 502 and the cookie stays, so the
+    // page can say that signing out did not happen
+    app.delete('/api/session', async (req, reply) => {
+      const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+      if (token) {
+        let upstream;
+        try {
+          upstream = await callBackend(req, opts, { method: 'POST', pathAndQuery: '/auth/logout', token });
+          await upstream.body?.cancel();
+        } catch (err) {
+          req.log.warn({ event: 'web.session.upstream_failed', err });
+          return reply
+            .status(502)
+            .send(errorBody('bad_gateway', 'the backend did not answer', String(req.id)));
+        }
+        // 401: the token was no longer valid, which is what signing out wants anyway
+        if (upstream.status >= 500)
+          return reply
+            .status(502)
+            .send(errorBody('bad_gateway', 'the backend could not sign out', String(req.id)));
+      }
+      return reply.header('set-cookie', clearedSessionCookie(opts.secureCookie)).status(204).send();
+    });
   };

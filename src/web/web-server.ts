@@ -1,6 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Logger as Pino } from 'pino';
 import { enterCorrelation, newCorrelationId } from '../application/shared/context.js';
@@ -28,6 +34,19 @@ const CSP = [
   "base-uri 'self'",
   "form-action 'self'",
 ].join('; ');
+/** for HTML the backend sends (the OpenAPI page at /api/proxy/docs): scripts and styles of its own */
+export const BACKEND_HTML_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+/** the site's icon (web/public/favicon.svg), also answered at /favicon.ico */
+const FAVICON = 'favicon.svg';
 
 /**
  * The web role: the built single-page app, the session endpoints and the same-origin forwarder
@@ -47,7 +66,10 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
     },
     // we normalise /api/proxy paths ourselves; the router must not collapse or reject them first
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2000 },
+    // a URL the router cannot decode, or a malformed content type: the documented error body too
+    frameworkErrors: (err, req, reply) => void sendWebError(err, req, reply),
   });
+  app.setErrorHandler((err: FastifyError, req, reply) => sendWebError(err, req, reply));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -92,7 +114,7 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
         if ('refused' in result) {
           return reply.status(400).send(errorBody('bad_path', result.refused, String(req.id)));
         }
-        return relay(reply, result);
+        return relay(reply, result, BACKEND_HTML_CSP);
       };
     scope.all(`${PROXY_PREFIX}/*`, handler(PROXY_PREFIX, ''));
     scope.all(PROXY_PREFIX, handler(PROXY_PREFIX, ''));
@@ -102,6 +124,12 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
   });
 
   const index = join(opts.distDir, 'index.html');
+  const sendIndex = (reply: FastifyReply) =>
+    reply
+      .header('content-security-policy', CSP)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .sendFile('index.html');
   if (existsSync(index)) {
     await app.register(fastifyStatic, {
       root: opts.distDir,
@@ -109,6 +137,7 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
       wildcard: true,
       index: false,
       setHeaders: (reply, file) => {
+        if (file.endsWith('.html')) reply.header('content-security-policy', CSP);
         reply.header(
           'cache-control',
           file.includes(`${join(opts.distDir, 'assets')}`)
@@ -117,9 +146,23 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
         );
       },
     });
+    // the site root is the app (the static plugin would answer the directory itself with a 403)
+    app.route({ method: ['GET', 'HEAD'], url: '/', handler: (_req, reply) => sendIndex(reply) });
+    app.route({ method: ['GET', 'HEAD'], url: '/index.html', handler: (_req, reply) => sendIndex(reply) });
   } else {
     logger.warn({ event: 'web.dist_missing', dist: opts.distDir });
   }
+  // browsers ask for /favicon.ico whatever the page links: the same SVG icon
+  const faviconFile = join(opts.distDir, FAVICON);
+  const favicon = existsSync(faviconFile) ? readFileSync(faviconFile) : null;
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/favicon.ico',
+    handler: (req, reply) =>
+      favicon
+        ? reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon)
+        : reply.status(404).send(errorBody('not_found', 'not found', String(req.id))),
+  });
 
   // client routes of the SPA answer index.html; unknown /api and /assets paths stay 404
   app.setNotFoundHandler(async (req, reply) => {
@@ -129,14 +172,29 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
       !path.startsWith('/api/') &&
       !path.startsWith('/assets/') &&
       !/\.[a-z0-9]+$/i.test(path);
-    if (isClientRoute && existsSync(index)) {
-      reply.header('content-security-policy', CSP);
-      reply.header('cache-control', 'no-cache');
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
-    }
+    if (isClientRoute && existsSync(index)) return sendIndex(reply);
     return reply.status(404).send(errorBody('not_found', 'not found', String(req.id)));
   });
   return app;
+}
+
+/** The web role's own errors (bad JSON, too large, a bad URL) in the documented error body. */
+function sendWebError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+  if (status >= 500) {
+    req.log.error({ event: 'web.unhandled_error', err }, 'unhandled error');
+    return reply.status(500).send(errorBody('internal_error', 'an internal error occurred', String(req.id)));
+  }
+  const code =
+    status === 413
+      ? 'payload_too_large'
+      : status === 415
+        ? 'unsupported_media_type'
+        : status === 404
+          ? 'not_found'
+          : 'bad_request';
+  // Fastify's own 4xx messages (bad JSON, a bad URL, a body too large) are safe to show
+  return reply.status(status).send(errorBody(code, err.message, String(req.id)));
 }
 
 function sameOrigin(req: FastifyRequest): boolean {

@@ -22,6 +22,7 @@ const PUBLIC: [string, RegExp][] = [
   ['GET', /^\/articles(\/\{[^}]+\})?$/],
   ['POST', /^\/articles\/\{[^}]+\}\/view$/],
   ['POST', /^\/auth\/(register|login)$/],
+  ['GET', /^\/auth\/registration$/],
   ['GET', /^\/weekly-reports(\/(latest|by-week))?$/],
   ['GET', /^\/metric-definitions$/],
   ['GET', /^\/tag-groups(\/\{[^}]+\})?$/],
@@ -33,7 +34,13 @@ const PUBLIC: [string, RegExp][] = [
 
 export function authLevel(method: string, path: string): AuthLevel {
   if (PUBLIC.some(([m, re]) => m === method && re.test(path))) return 'public';
-  if (path === '/auth/me' || path.startsWith('/user/') || path.startsWith('/me/')) return 'user';
+  if (
+    path === '/auth/me' ||
+    path === '/auth/logout' ||
+    path.startsWith('/user/') ||
+    path.startsWith('/me/')
+  )
+    return 'user';
   // read state of the signed-in reader
   if (/^\/articles(\/\{[^}]+\})?\/read$/.test(path)) return 'user';
   return 'admin';

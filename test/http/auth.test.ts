@@ -47,12 +47,12 @@ describe('auth', () => {
     await t.app.inject({
       method: 'POST',
       url: '/auth/register',
-      payload: { email: 'dup@example.test', password: 'password1' },
+      payload: { email: 'dup@example.test', password: 'first-passphrase-1' },
     });
     const again = await t.app.inject({
       method: 'POST',
       url: '/auth/register',
-      payload: { email: 'DUP@example.test', password: 'password2' },
+      payload: { email: 'DUP@example.test', password: 'second-passphrase-2' },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('email_taken');
@@ -62,7 +62,7 @@ describe('auth', () => {
     await t.app.inject({
       method: 'POST',
       url: '/auth/register',
-      payload: { email: 'x@example.test', password: 'password1' },
+      payload: { email: 'x@example.test', password: 'first-passphrase-1' },
     });
     const wrong = await t.app.inject({
       method: 'POST',

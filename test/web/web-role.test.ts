@@ -18,6 +18,7 @@ function tempDist(): string {
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
 }
 
@@ -28,6 +29,11 @@ describe('web role: /api/proxy hygiene (against a recording peer)', () => {
 
   beforeAll(async () => {
     peer = await new HttpPeer((req, res) => {
+      if (req.path === '/docs') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>API</title>');
+        return;
+      }
       res.writeHead(req.path === '/teapot' ? 418 : 200, {
         'content-type': 'application/json',
         'set-cookie': 'upstream=1',
@@ -171,6 +177,62 @@ describe('web role: /api/proxy hygiene (against a recording peer)', () => {
     expect(last().path).toBe('/feeds/reports/t1.atom');
   });
 
+  it('serves the app at / and /index.html and every client route, with the CSP header', async () => {
+    for (const url of ['/', '/index.html', '/admin/monitoring', '/reports/x?y=1']) {
+      const res = await web.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(res.body, url).toContain('<div id="root">');
+    }
+    expect((await web.inject({ method: 'HEAD', url: '/' })).statusCode).toBe(200);
+  });
+
+  it('answers /favicon.ico with the site icon', async () => {
+    const res = await web.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.body).toContain('<svg');
+  });
+
+  it('puts a CSP on HTML pages of the backend (the OpenAPI UI at /api/proxy/docs)', async () => {
+    const res = await web.inject({ method: 'GET', url: '/api/proxy/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('answers its own errors with the documented error body', async () => {
+    const shape = (res: { statusCode: number; json(): unknown }, status: number, code: string) => {
+      expect(res.statusCode).toBe(status);
+      expect(res.json()).toEqual({
+        error: { code, message: expect.any(String), correlation_id: expect.any(String) },
+      });
+    };
+    shape(
+      await web.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"email":',
+      }),
+      400,
+      'bad_request',
+    );
+    shape(
+      await web.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'x'.repeat(2 * 1024 * 1024) }),
+      }),
+      413,
+      'payload_too_large',
+    );
+    const bad = await rawGet('/%E0%A4%A');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ error: { code: expect.any(String) } });
+  });
+
   it('answers client routes with index.html and unknown files or API paths with 404', async () => {
     const page = await web.inject({ method: 'GET', url: '/articles/123?sort=title' });
     expect(page.statusCode).toBe(200);
@@ -253,9 +315,19 @@ describe('web role: session endpoints against the real api', () => {
     expect(ok.statusCode).toBe(200);
     expect(String(ok.headers['set-cookie'])).toContain('HttpOnly');
 
-    const out = await web.inject({ method: 'DELETE', url: '/api/session' });
+    const cookie = cookieOf(ok.headers['set-cookie']);
+    expect(
+      (await web.inject({ method: 'GET', url: '/api/proxy/auth/me', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    const out = await web.inject({ method: 'DELETE', url: '/api/session', headers: { cookie } });
     expect(out.statusCode).toBe(204);
     expect(String(out.headers['set-cookie'])).toMatch(/^ai_session=; .*Max-Age=0/);
+    // the token was revoked at the backend: a copy of the cookie no longer works
+    expect(
+      (await web.inject({ method: 'GET', url: '/api/proxy/auth/me', headers: { cookie } })).statusCode,
+    ).toBe(401);
+    // signing out without a session is fine too
+    expect((await web.inject({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
   });
 
   it('passes validation errors of the api through unchanged', async () => {

@@ -14,6 +14,10 @@ export interface UserRepository {
     role: Role;
   }): Promise<User>;
   update(id: string, patch: { role?: Role; passwordHash?: string }): Promise<void>;
+  /** the role and token version a token must match; null when the account is gone */
+  sessionState(id: string): Promise<{ role: Role; tokenVersion: number } | null>;
+  /** sign-out: tokens signed before are refused from now on */
+  bumpTokenVersion(id: string): Promise<void>;
 }
 
 export interface PasswordHasher {
@@ -22,7 +26,12 @@ export interface PasswordHasher {
 }
 
 export interface TokenService {
-  sign(principal: Principal): Promise<{ token: string; expiresIn: number }>;
+  sign(principal: Principal, tokenVersion: number): Promise<{ token: string; expiresIn: number }>;
   /** null for a missing, forged, malformed or expired token */
-  verify(token: string): Promise<Principal | null>;
+  verify(token: string): Promise<(Principal & { tokenVersion: number }) | null>;
+}
+
+/** Passwords too common to accept (a maintained list, loaded on first use). */
+export interface CommonPasswords {
+  has(password: string): Promise<boolean>;
 }

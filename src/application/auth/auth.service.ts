@@ -1,7 +1,7 @@
-import { conflict, notFound, unauthorized } from '../../domain/errors.js';
+import { conflict, forbidden, invalid, notFound, unauthorized } from '../../domain/errors.js';
 import type { Principal, Role, User } from '../../domain/users.js';
 import type { Logger } from '../shared/ports.js';
-import type { PasswordHasher, TokenService, UserRepository } from './auth.ports.js';
+import type { CommonPasswords, PasswordHasher, TokenService, UserRepository } from './auth.ports.js';
 
 export interface Session {
   access_token: string;
@@ -26,6 +26,13 @@ export const toUserOut = (u: User): UserOut => ({
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+export const MIN_PASSWORD_LENGTH = 10;
+
+export interface AuthOptions {
+  /** open: anyone may sign up; closed: accounts come from an admin only (CLI, ADMIN_EMAIL) */
+  registration: 'open' | 'closed';
+}
+
 export class AuthService {
   /** A hash of a random password: verifying against it costs what a real verify costs. */
   private dummyHash: Promise<string>;
@@ -35,11 +42,40 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly log: Logger,
+    private readonly commonPasswords: CommonPasswords,
+    private readonly options: AuthOptions = { registration: 'open' },
   ) {
     this.dummyHash = hasher.hash(`dummy-${Math.random()}`);
   }
 
+  registration(): { registration: 'open' | 'closed' } {
+    return { registration: this.options.registration };
+  }
+
+  /** At least 10 characters, not only whitespace, not one of the most common passwords. */
+  async checkPassword(password: string): Promise<void> {
+    const field = [{ path: '/body/password', message: '' }];
+    if ([...password].length < MIN_PASSWORD_LENGTH)
+      throw invalid(`the password needs at least ${MIN_PASSWORD_LENGTH} characters`, 'weak_password', [
+        { ...field[0]!, message: `at least ${MIN_PASSWORD_LENGTH} characters` },
+      ]);
+    if (!password.trim())
+      throw invalid('the password cannot be only spaces', 'weak_password', [
+        { ...field[0]!, message: 'not only whitespace' },
+      ]);
+    if (await this.commonPasswords.has(password))
+      throw invalid('this password is too common, choose another', 'weak_password', [
+        { ...field[0]!, message: 'too common' },
+      ]);
+  }
+
   async register(input: { email: string; password: string; display_name?: string | null }): Promise<Session> {
+    if (this.options.registration === 'closed')
+      throw forbidden(
+        'sign-up is closed on this site; an administrator creates accounts',
+        'registration_closed',
+      );
+    await this.checkPassword(input.password);
     const email = normalizeEmail(input.email);
     if (await this.users.findByEmail(email))
       throw conflict('an account with this e-mail exists', 'email_taken');
@@ -72,8 +108,22 @@ export class AuthService {
     return toUserOut(user);
   }
 
+  /**
+   * A token is good while its account exists and it carries the account's current token version
+   * (sign-out bumps it). The role is the account's current one, so a demotion takes effect at once.
+   */
   async authenticate(token: string): Promise<Principal | null> {
-    return this.tokens.verify(token);
+    const claims = await this.tokens.verify(token);
+    if (!claims) return null;
+    const state = await this.users.sessionState(claims.userId);
+    if (!state || state.tokenVersion !== claims.tokenVersion) return null;
+    return { userId: claims.userId, role: state.role };
+  }
+
+  /** Sign-out: every token of the account issued so far is refused from now on. */
+  async logout(principal: Principal): Promise<void> {
+    await this.users.bumpTokenVersion(principal.userId);
+    this.log.info({ event: 'auth.signed_out', user_id: principal.userId });
   }
 
   /** ADMIN_EMAIL/ADMIN_PASSWORD at start and `cli user:create --admin`: create or promote. */
@@ -108,7 +158,11 @@ export class AuthService {
   }
 
   private async session(user: User): Promise<Session> {
-    const { token, expiresIn } = await this.tokens.sign({ userId: user.id, role: user.role });
+    const state = await this.users.sessionState(user.id);
+    const { token, expiresIn } = await this.tokens.sign(
+      { userId: user.id, role: user.role },
+      state?.tokenVersion ?? 0,
+    );
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toUserOut(user) };
   }
 }

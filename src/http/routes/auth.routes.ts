@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Nullable, Obj, Uuid, errors } from '../schemas/common.js';
+import { NoContent, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
 import { principalOf, requireUser } from '../plugins/auth.js';
 import type { Services } from '../services.js';
 
@@ -30,10 +30,14 @@ export const authRoutes =
           summary: 'Create an account and sign in',
           body: Obj({
             email: Email,
-            password: Type.String({ minLength: 8, maxLength: 256 }),
+            password: Type.String({
+              minLength: 10,
+              maxLength: 256,
+              description: 'at least 10 characters, not only whitespace, not a common password',
+            }),
             display_name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
           }),
-          response: { 201: SessionOut, ...errors(409, 422, 429) },
+          response: { 201: SessionOut, ...errors(403, 409, 422, 429) },
         },
       },
       async (req, reply) => reply.status(201).send(await services.auth.register(req.body)),
@@ -51,6 +55,37 @@ export const authRoutes =
         },
       },
       async (req) => services.auth.login(req.body),
+    );
+
+    app.get(
+      '/auth/registration',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Whether anyone may sign up (REGISTRATION=open) or only admins create accounts',
+          response: {
+            200: Type.Object({ registration: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }),
+          },
+        },
+      },
+      async () => services.auth.registration(),
+    );
+
+    app.post(
+      '/auth/logout',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign out: this token and every other one of the account are refused from now on',
+          security: [{ bearer: [] }],
+          response: { 204: NoContent, ...errors(401) },
+        },
+      },
+      async (req, reply) => {
+        await services.auth.logout(principalOf(req));
+        return reply.status(204).send(null);
+      },
     );
 
     app.get(

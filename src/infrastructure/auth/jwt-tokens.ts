@@ -18,8 +18,8 @@ export class JwtTokens implements TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(principal: Principal) {
-    const token = await new SignJWT({ role: principal.role })
+  async sign(principal: Principal, tokenVersion: number) {
+    const token = await new SignJWT({ role: principal.role, ver: tokenVersion })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(principal.userId)
       .setIssuedAt()
@@ -28,14 +28,17 @@ export class JwtTokens implements TokenService {
     return { token, expiresIn: this.ttlSeconds };
   }
 
-  async verify(token: string): Promise<Principal | null> {
+  async verify(token: string): Promise<(Principal & { tokenVersion: number }) | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const role = payload.role;
       if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) return null;
       if (role !== 'user' && role !== 'admin') return null;
       if (typeof payload.exp !== 'number') return null;
-      return { userId: payload.sub, role };
+      // tokens from before sign-out revocation carry no version: they count as version 0
+      const ver = payload.ver ?? 0;
+      if (typeof ver !== 'number' || !Number.isInteger(ver)) return null;
+      return { userId: payload.sub, role, tokenVersion: ver };
     } catch {
       return null;
     }

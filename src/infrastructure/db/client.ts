@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { checkDataDir, explainDataDirFailure } from './data-dir.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -69,20 +70,28 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const dir = opts.dataDir ?? 'memory://';
   useBaselineWasmCompiler();
+  const onDisk = !dir.startsWith('memory://');
   let unlock = () => {};
-  if (!dir.startsWith('memory://')) {
-    mkdirSync(dir, { recursive: true });
-    // one process per data directory: a second open corrupts it (data-dir-lock.ts)
-    unlock = lockDataDir(dir);
-  }
+  let client: PGlite;
   try {
-    if (!dir.startsWith('memory://') && !opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
-      await initDataDirInChild(dir, opts.migrate !== false);
-    const client = await PGlite.create(dir, {
+    if (onDisk) {
+      // a read-only, full or foreign-owned DATA_DIR is named with its cause (exit 1 in main.ts)
+      checkDataDir(dir);
+      // one process per data directory: a second open corrupts it (data-dir-lock.ts)
+      unlock = lockDataDir(dir);
+      if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
+        await initDataDirInChild(dir, opts.migrate !== false);
+    }
+    client = await PGlite.create(dir, {
       startParams: PGLITE_START_PARAMS,
       extensions: PGLITE_EXTENSIONS,
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     });
+  } catch (err) {
+    unlock();
+    throw onDisk ? explainDataDirFailure(dir, err) : err;
+  }
+  try {
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return {
@@ -99,6 +108,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   } catch (err) {
+    if (!client.closed) await client.close().catch(() => undefined);
     unlock();
     throw err;
   }

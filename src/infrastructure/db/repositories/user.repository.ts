@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { UserRecord, UserRepository } from '../../../application/auth/auth.ports.js';
 import type { Role, User } from '../../../domain/users.js';
 import type { Db } from '../client.js';
@@ -36,6 +36,22 @@ export class DrizzleUserRepository implements UserRepository {
     await this.db
       .update(users)
       .set({ ...patch, updatedAt: new Date() })
+      .where(eq(users.id, id));
+  }
+
+  async sessionState(id: string) {
+    const [row] = await this.db
+      .select({ role: users.role, tokenVersion: users.tokenVersion })
+      .from(users)
+      .where(eq(users.id, id))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async bumpTokenVersion(id: string) {
+    await this.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
       .where(eq(users.id, id));
   }
 }

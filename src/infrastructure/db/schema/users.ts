@@ -1,4 +1,4 @@
-import { boolean, pgTable, primaryKey, text, timestamp, unique, uuid, index } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, primaryKey, text, timestamp, unique, uuid, index } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { topics } from './catalog.js';
 import { articles } from './articles.js';
@@ -11,6 +11,8 @@ export const users = pgTable('users', {
   role: text('role', { enum: ['user', 'admin'] })
     .notNull()
     .default('user'),
+  /** bumped on sign-out: every token signed with an older version is refused */
+  tokenVersion: integer('token_version').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -2,11 +2,24 @@ import { Link, useNavigate } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { useSessionActions } from '../../../lib/session';
 import { AuthForm } from './auth-form';
+import { useRegistration } from '../api/get-registration';
 
 export default function RegisterPage() {
   const { t } = useI18n();
   const { register } = useSessionActions();
   const navigate = useNavigate();
+  const registration = useRegistration();
+
+  if (registration.data?.registration === 'closed')
+    return (
+      <section className="auth-page">
+        <h1>{t('auth.register.title')}</h1>
+        <p role="status">{t('auth.register.closed')}</p>
+        <p>
+          {t('auth.register.hasAccount')} <Link to="/login">{t('nav.login')}</Link>
+        </p>
+      </section>
+    );
 
   return (
     <AuthForm
@@ -33,7 +46,7 @@ export default function RegisterPage() {
           name="password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
+          minLength={10}
           required
           aria-describedby="pw-hint"
         />

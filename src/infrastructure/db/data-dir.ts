@@ -1,0 +1,83 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const CAUSES: Record<string, string> = {
+  EACCES: 'permission denied (the service user cannot write there)',
+  EPERM: 'operation not permitted (the service user cannot write there)',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a file of that name is in the way',
+  EISDIR: 'a directory is where a file should be',
+};
+/** errno numbers of PGlite's WASM file system (WASI), for errors that carry only the number */
+const WASI_ERRNO: Record<number, string> = {
+  2: 'EACCES',
+  19: 'EDQUOT',
+  51: 'ENOSPC',
+  63: 'EPERM',
+  69: 'EROFS',
+};
+
+/** DATA_DIR cannot be used: names the path and the cause; main.ts prints it and exits 1. */
+export class DataDirError extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    detail?: string,
+  ) {
+    super(
+      `DATA_DIR cannot be used: ${path}: ${CAUSES[code] ?? detail ?? code}${code in CAUSES ? ` (${code})` : ''}`,
+    );
+    this.name = 'DataDirError';
+  }
+}
+
+function codeOf(err: unknown): string | undefined {
+  for (
+    let e = err as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | undefined, d = 0;
+    e && d < 4;
+    d++
+  ) {
+    if (typeof e.code === 'string' && e.code in CAUSES) return e.code;
+    if (typeof e.errno === 'number' && WASI_ERRNO[e.errno] && /Errno/i.test(String(e.message ?? e)))
+      return WASI_ERRNO[e.errno];
+    const text = String(e.message ?? '');
+    const named = Object.keys(CAUSES).find((c) => text.includes(c));
+    if (named) return named;
+    if (/no space left/i.test(text)) return 'ENOSPC';
+    if (/read-only file system/i.test(text)) return 'EROFS';
+    if (/permission denied/i.test(text)) return 'EACCES';
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/**
+ * Before PGlite opens the directory: create it and write, sync and remove a probe file, so a
+ * read-only, full or foreign-owned DATA_DIR is reported as such instead of as a WASM errno.
+ */
+export function checkDataDir(dir: string): void {
+  const path = resolve(dir);
+  const probe = join(path, `.write-probe-${process.pid}`);
+  try {
+    mkdirSync(path, { recursive: true });
+    const fd = openSync(probe, 'w');
+    try {
+      writeSync(fd, Buffer.alloc(64 * 1024));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+      unlinkSync(probe);
+    }
+  } catch (err) {
+    throw new DataDirError(path, codeOf(err) ?? 'EIO', (err as Error).message);
+  }
+}
+
+/** An error of PGlite or its init child on DATA_DIR, as a DataDirError when its cause is known. */
+export function explainDataDirFailure(dir: string, err: unknown): unknown {
+  const code = codeOf(err);
+  return code ? new DataDirError(resolve(dir), code) : err;
+}

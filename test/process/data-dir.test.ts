@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** `node src/main.ts api` on a DATA_DIR that cannot be used: exit 1 and one line naming path and cause. */
+function start(dataDir: string, asNobody: boolean): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: tmpdir(),
+        DATA_DIR: dataDir,
+        API_PORT: '0',
+        API_HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SCHEDULER_ENABLED: 'false',
+        TSX_TSCONFIG_PATH: 'tsconfig.json',
+      },
+      // root writes anywhere: run as nobody, for whom a 0555 directory is read-only
+      ...(asNobody ? { uid: 65534, gid: 65534 } : {}),
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('DATA_DIR that cannot be used', () => {
+  const root = mkdtempSync(join(tmpdir(), 'data-dir-'));
+  chmodSync(root, 0o755);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const isRoot = process.getuid?.() === 0;
+
+  it(
+    'a read-only DATA_DIR exits 1 with the path and the cause in the message',
+    { timeout: 60_000 },
+    async () => {
+      const dir = join(root, 'read-only');
+      mkdirSync(dir);
+      chmodSync(dir, 0o555);
+      const { code, stderr } = await start(dir, isRoot);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`DATA_DIR cannot be used: ${join(dir, 'pglite')}`);
+      expect(stderr).toMatch(/permission denied|read-only/);
+      expect(stderr).not.toMatch(/ErrnoError|PGlite failed/);
+    },
+  );
+
+  it('a path through a file exits 1 naming it', { timeout: 60_000 }, async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'x');
+    const { code, stderr } = await start(join(file, 'data'), false);
+    expect(code).toBe(1);
+    expect(stderr).toContain(join(file, 'data'));
+    expect(stderr).toContain('ENOTDIR');
+  });
+});

@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export interface Registration {
+  registration: 'open' | 'closed';
+}
+
+export const getRegistration = () => api<Registration>('/auth/registration');
+
+export const registrationQuery = () =>
+  queryOptions({ queryKey: ['auth', 'registration'], queryFn: getRegistration, staleTime: 5 * 60_000 });
+
+/** Whether this site lets anyone sign up (REGISTRATION=open) or only admins create accounts. */
+export const useRegistration = () => useQuery(registrationQuery());
