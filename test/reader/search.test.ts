@@ -98,6 +98,11 @@ describe.each(dbKinds())('search (GET /articles?q=) on %s', (kind) => {
     expect(titles(await search('結構預測'))).toEqual([a.chinese!.title]);
     expect(titles(await search('預測方法'))).toEqual([a.chinese!.title]);
     expect(titles(await search('zymur'))).toEqual([a.translated!.title]);
+    // two-character words (no trigram of their own) through the CJK bigrams of the tsvector
+    expect(titles(await search('結構'))).toEqual([a.chinese!.title]);
+    expect(titles(await search('釀造'))).toEqual([a.translated!.title]);
+    expect(titles(await search('蛋白 方法'))).toEqual([a.chinese!.title]);
+    expect((await search('結方')).total).toBe(0);
     expect((await search('不存在的詞')).total).toBe(0);
   });
 

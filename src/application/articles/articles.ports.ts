@@ -56,7 +56,7 @@ export interface ReadStateRepository {
 
 /** Turns a feed's HTML into HTML safe to put in our pages (relative URLs resolved against baseUrl). */
 export interface HtmlSanitizer {
-  sanitize(html: string, baseUrl: string): string;
+  sanitize(html: string, baseUrl: string): Promise<string>;
 }
 
 /** Views counted in the cache and not yet flushed into the stored count. */
@@ -121,7 +121,7 @@ export interface AtomEntry {
 }
 
 export interface AtomWriter {
-  write(feed: AtomFeed): string;
+  write(feed: AtomFeed): Promise<string>;
 }
 
 export interface TopicLookup {

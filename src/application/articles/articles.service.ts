@@ -88,7 +88,9 @@ export class ArticlesService {
       ...rest,
       // views counted in the cache show at once, not after the next flush
       viewCount: pending ? (article.viewCount ?? 0) + pending : article.viewCount,
-      contentHtml: rawHtml ? this.sanitizer.sanitize(rawHtml.slice(0, MAX_HTML_CHARS), article.url) : null,
+      contentHtml: rawHtml
+        ? await this.sanitizer.sanitize(rawHtml.slice(0, MAX_HTML_CHARS), article.url)
+        : null,
     };
   }
 }

@@ -27,7 +27,7 @@ export class SimilarArticlesService {
     const window = await this.store.recent(found.topicId, SIMILAR_WINDOW);
     // the article itself may be older than the window: it is compared all the same
     const self = window.find((a) => a.id === articleId) ?? found.article;
-    await this.fill([self, ...window].filter((a, n, all) => a.vector === null && all.indexOf(a) === n));
+    await this.fill([...new Set([self, ...window])].filter((a) => a.vector === null));
     if (!self.vector) return { items: [] };
     const ranked = window
       .filter((a) => a.id !== articleId && a.vector)

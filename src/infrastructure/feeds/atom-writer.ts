@@ -1,4 +1,4 @@
-import { Feed } from 'feed';
+import type { Feed as FeedClass } from 'feed';
 import type { AtomFeed, AtomWriter } from '../../application/articles/articles.ports.js';
 
 /** XML 1.0 forbids most control characters; a feed's text may carry them */
@@ -15,7 +15,12 @@ const html = (s: string) => clean(s).replace(/&/g, '&amp;').replace(/</g, '&lt;'
 export class FeedAtomWriter implements AtomWriter {
   constructor(private readonly generator = 'Article Intelligence Service') {}
 
-  write(f: AtomFeed): string {
+  /** the `feed` library (~1.3 MB of heap) is loaded on the first feed request */
+  private lib: Promise<typeof FeedClass> | null = null;
+
+  async write(f: AtomFeed): Promise<string> {
+    this.lib ??= import('feed').then((m) => m.Feed);
+    const Feed = await this.lib;
     const feed = new Feed({
       id: f.id,
       title: clean(f.title),

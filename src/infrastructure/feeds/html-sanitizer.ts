@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import type { HtmlSanitizer } from '../../application/articles/articles.ports.js';
 
 /**
@@ -7,11 +7,9 @@ import type { HtmlSanitizer } from '../../application/articles/articles.ports.js
  * Scripts, styles, event handlers, frames, objects, embeds and forms never pass; links open in a
  * new tab without an opener or referrer; only http(s)/mailto links and http(s)/data:image images.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const options = (defaults: string[]): sanitizeHtml.IOptions => ({
   allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags.filter(
-      (t) => !['nav', 'main', 'header', 'footer', 'aside'].includes(t),
-    ),
+    ...defaults.filter((t) => !['nav', 'main', 'header', 'footer', 'aside'].includes(t)),
     'img',
     'picture',
     'del',
@@ -48,7 +46,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'svg',
     'math',
   ],
-};
+});
 
 const isDataImage = (src: string) => /^data:image\/(png|jpe?g|gif|webp|avif);base64,/i.test(src.trim());
 
@@ -61,10 +59,21 @@ function absolute(url: string | undefined, base: string): string | undefined {
   }
 }
 
+/**
+ * sanitize-html (with htmlparser2 and postcss, ~3 MB of heap) is loaded on the first reader view,
+ * not at start (docs/decisions.md, "Idle memory").
+ */
 export class SanitizeHtmlSanitizer implements HtmlSanitizer {
-  sanitize(html: string, baseUrl: string): string {
-    return sanitizeHtml(html, {
-      ...OPTIONS,
+  private loaded: Promise<{ run: typeof sanitizeHtml; base: sanitizeHtml.IOptions }> | null = null;
+
+  async sanitize(html: string, baseUrl: string): Promise<string> {
+    this.loaded ??= import('sanitize-html').then(({ default: run }) => ({
+      run,
+      base: options(run.defaults.allowedTags),
+    }));
+    const { run, base } = await this.loaded;
+    return run(html, {
+      ...base,
       transformTags: {
         a: (tagName, attribs) => {
           const href = absolute(attribs.href, baseUrl);

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { hasCjk, parseSearch } from '../../../domain/search.js';
+import { parseSearch } from '../../../domain/search.js';
 import { SEARCH_TEXT_SQL } from '../schema/articles.js';
 
 /**
@@ -10,8 +10,10 @@ import { SEARCH_TEXT_SQL } from '../schema/articles.js';
  *   generated `search_vector` (GIN).
  * - A plain query matches its words as prefixes (`protei` finds "protein"), still through the
  *   tsvector index: every word of the query as `word:*`, all required.
- * - A query with CJK text is also matched as a substring through the trigram index on
- *   article_search_text(...): the parser sees a CJK run as one word, so `結構` never equals a lexeme.
+ * - CJK text: the parser sees a CJK run as one word, so `結構` never equals a lexeme. The tsvector
+ *   holds the runs' character bigrams (cjk_bigrams), and the query asks for its runs' bigrams as a
+ *   phrase; a run of 3+ characters is also matched as a substring through the trigram index on
+ *   article_search_text(...) (a 2-character run has no trigram, the bigram serves it).
  */
 
 /** A relevance sort ranks at most this many matches (the first found); see docs/decisions.md. */
@@ -25,18 +27,36 @@ interface Plan {
   like: string | null;
 }
 
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/** `'蛋白' <-> '白質'`: the character bigrams of a CJK run in order, as a tsquery phrase */
+function bigramPhrase(run: string): string | null {
+  const chars = [...run];
+  if (chars.length < 2) return null;
+  const grams = chars.slice(1).map((c, i) => `'${chars[i]}${c}'`);
+  return grams.length === 1 ? grams[0]! : `(${grams.join(' <-> ')})`;
+}
+
 function planOf(q: string): Plan {
   const parsed = parseSearch(q);
-  const like = hasCjk(parsed.text) ? `%${escapeLike(parsed.text)}%` : null;
+  const cjkRuns = parsed.text.match(CJK_RUN) ?? [];
+  // a trigram lookup needs a run of 3+ characters; a shorter CJK query is served by the bigrams
+  const like =
+    cjkRuns.length && (cjkRuns.some((r) => [...r].length >= 3) || cjkRuns.every((r) => [...r].length < 2))
+      ? `%${escapeLike(parsed.text)}%`
+      : null;
   if (!parsed.plain) return { tsquery: sql`websearch_to_tsquery('english'::regconfig, ${q})`, like };
   // letters and digits only: nothing of the input reaches to_tsquery's own syntax
-  const words = parsed.terms
-    .flatMap((t) => t.split(/[^\p{L}\p{N}]+/u))
-    .filter((w) => w && !hasCjk(w))
-    .slice(0, 16);
-  if (!words.length) return { tsquery: sql`websearch_to_tsquery('english'::regconfig, ${q})`, like };
-  const prefix = words.map((w) => `'${w}':*`).join(' & ');
-  return { tsquery: sql`to_tsquery('english'::regconfig, ${prefix})`, like };
+  const parts: string[] = [];
+  for (const term of parsed.terms) {
+    for (const run of term.match(CJK_RUN) ?? []) {
+      const phrase = bigramPhrase(run);
+      if (phrase) parts.push(phrase);
+    }
+    for (const w of term.replace(CJK_RUN, ' ').split(/[^\p{L}\p{N}]+/u)) if (w) parts.push(`'${w}':*`);
+  }
+  if (!parts.length) return { tsquery: sql`websearch_to_tsquery('english'::regconfig, ${q})`, like };
+  return { tsquery: sql`to_tsquery('english'::regconfig, ${parts.slice(0, 16).join(' & ')})`, like };
 }
 
 /** The WHERE condition of `q` on articles `a`. */

@@ -24,12 +24,15 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /**
  * Full-text document of GET /articles?q= (docs/decisions.md "Reader search"): title (A), summary and
  * the zh-TW translation (B), the first 100k characters of the content (C). English stemming for the
- * original text; the translation uses the `simple` configuration (no stemming, no stop words).
+ * original text; the translation uses the `simple` configuration (no stemming, no stop words). CJK
+ * text also goes in as overlapping character bigrams (`cjk_bigrams`, created by the migration), so a
+ * two-character Chinese word, which has no trigram of its own, is one index lookup too.
  */
 export const SEARCH_VECTOR_SQL =
   sql.raw(`setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
   || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
   || setweight(to_tsvector('simple'::regconfig, coalesce(translations->'zh-TW'->>'title', '') || ' ' || coalesce(translations->'zh-TW'->>'summary', '')), 'B')
+  || setweight(to_tsvector('simple'::regconfig, cjk_bigrams(coalesce(title, '') || ' ' || left(coalesce(summary, ''), 1000) || ' ' || coalesce(translations->'zh-TW'->>'title', '') || ' ' || left(coalesce(translations->'zh-TW'->>'summary', ''), 1000))), 'B')
   || setweight(to_tsvector('english'::regconfig, left(coalesce(content, ''), 100000)), 'C')`);
 
 /**
