@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_DIR } from '../../src/infrastructure/db/client.js';
+import { MIGRATIONS_DIR, PGLITE_EXTENSIONS } from '../../src/infrastructure/db/client.js';
 
 /**
  * The article_topics migration on a database that already holds articles: every article is linked
@@ -24,7 +24,7 @@ describe('migration 0001_article_topics on existing data', () => {
     journal.entries = journal.entries.filter((e) => e.tag === '0000_init');
     writeFileSync(journalFile, JSON.stringify(journal));
 
-    const client = await PGlite.create('memory://');
+    const client = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
     try {
       const db = drizzle(client);
       await migrate(db, { migrationsFolder: before });

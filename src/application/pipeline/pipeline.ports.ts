@@ -10,6 +10,8 @@ export interface FeedEntry {
   summary: string | null;
   /** HTML or text of the full entry when the feed carries it */
   content: string | null;
+  /** the entry's own markup (its content, else its HTML description) for the reader view */
+  html?: string | null;
   author: string | null;
   publishedAt: Date | null;
   doi: string | null;

@@ -177,7 +177,7 @@ export function createStages(d: StageDeps): PipelineStages {
             arxiv_id: arxivId,
             feed_summary: entry.summary,
             // the feed's own HTML, sanitised when the reader view serves it (content is plain text later)
-            content_html: (entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
+            content_html: (entry.html ?? entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
             categories: entry.categories,
             source_kind: source.kind,
           },

@@ -127,6 +127,7 @@ export function rssEntry(item: RssItem | RdfItem, base: string, feedBase?: strin
       plain(rss.itunes?.subtitle) ??
       fromHtml(dc?.descriptions?.[0]),
     content: content(item.content?.encoded),
+    html: content(item.content?.encoded) ?? content(item.description),
     author:
       names(dc?.creators ?? []) ??
       names((rss.authors ?? []).map((a) => a.name ?? a.email)) ??
