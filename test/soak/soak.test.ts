@@ -132,10 +132,11 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       const topic = randomUUID();
       await db.query(`insert into topics (id, name, slug) values ($1, 'Soak', 'soak')`, [topic]);
       const articleIds = Array.from({ length: ARTICLES }, () => randomUUID());
+      // stored as processed: an unfinished article would get a pipeline job (the start-up sweep)
       for (const [i, id] of articleIds.entries()) {
         await db.query(
-          `insert into articles (id, topic_id, source, url, canonical_url, title, normalized_title, published_at)
-         values ($1, $2, 'soak-feed', $3, $3, $4, $4, now() - ($5 || ' hours')::interval)`,
+          `insert into articles (id, topic_id, source, url, canonical_url, title, normalized_title, published_at, processing_status)
+         values ($1, $2, 'soak-feed', $3, $3, $4, $4, now() - ($5 || ' hours')::interval, 'completed')`,
           [id, topic, `https://soak.test/${i}`, `Article ${i}`, String(i)],
         );
       }

@@ -179,8 +179,7 @@ export class PgBossJobQueue implements JobQueue {
     page: { limit: number; offset: number },
   ): Promise<{ items: DeadJob<T>[]; total: number }> {
     const boss = await this.instance();
-    // no worker has defined the queue in this database yet (an api-only deployment before its
-    // workers start): nothing has failed either
+    // no worker has defined the queue yet: nothing has failed
     if (!(await boss.getQueue(deadQueue(queue)))) return { items: [], total: 0 };
     const rows = await boss.findJobs<T>(deadQueue(queue), { queued: true, limit: 10_000 });
     rows.sort((a, b) => b.createdOn.getTime() - a.createdOn.getTime());
