@@ -12,20 +12,42 @@ const resolved = new WeakMap<object, { ip: string; key: string }>();
 /** More hops than any real proxy chain: an 8 KB header of junk is not walked entry by entry. */
 const MAX_HOPS = 32;
 
+/** answers of the compiled rule per address: proxy-addr parses the address on every call */
+const TRUST_MEMO_MAX = 10_000;
+
 function trustOf(trustedProxies: readonly string[]): Trust {
   let trust = compiled.get(trustedProxies);
   if (!trust) {
-    trust = proxyAddr.compile([...trustedProxies]) as Trust;
+    const rule = proxyAddr.compile([...trustedProxies]) as Trust;
+    const memo = new Map<string, boolean>();
+    trust = (addr) => {
+      let yes = memo.get(addr);
+      if (yes === undefined) {
+        yes = rule(addr, 0);
+        if (memo.size >= TRUST_MEMO_MAX) memo.clear();
+        memo.set(addr, yes);
+      }
+      return yes;
+    };
     compiled.set(trustedProxies, trust);
   }
   return trust;
 }
 
+/** dotted-quad IPv4 without leading zeros: already canonical, no parse needed (the common case) */
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
 /** The address in its canonical text, IPv4-mapped IPv6 as IPv4; null when it is not an address. */
 export function canonicalIp(text: string): string | null {
   const s = text.trim();
-  if (!s || s.length > 45 || !ipaddr.isValid(s)) return null;
-  const addr = ipaddr.parse(s);
+  if (!s || s.length > 45) return null;
+  if (IPV4.test(s)) return s;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(s);
+  } catch {
+    return null;
+  }
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
     return (addr as ipaddr.IPv6).toIPv4Address().toString();
   return addr.toString();

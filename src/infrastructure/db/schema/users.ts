@@ -1,4 +1,14 @@
-import { boolean, integer, pgTable, primaryKey, text, timestamp, unique, uuid, index } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+  index,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { topics } from './catalog.js';
 import { articles } from './articles.js';
