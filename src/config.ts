@@ -2,6 +2,7 @@
  * The one place that reads process.env. Every variable of the spec and of DESIGN.md §4 is declared
  * here, parsed once, and a bad value stops start-up with the list of every problem.
  */
+import ipaddr from 'ipaddr.js';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -53,6 +54,8 @@ const EnvSchema = Type.Object({
   WEEKLY_REPORT_CRON: Str(),
   METRIC_REFRESH_CRON: Str(),
   SCHEDULER_ENABLED: Bool(),
+  METRICS_COLLECTOR: Bool(),
+  METRICS_ALLOWED_NETWORKS: Str(),
   // outbound services
   SMTP_URL: Url(),
   MAIL_FROM: Str(),
@@ -122,6 +125,8 @@ export interface Config {
     allowedHosts: string[];
     timeoutMs: number;
   };
+  /** GET /metrics on the api role (Prometheus text format), answered only to these networks */
+  prometheus: { enabled: boolean; allowedNetworks: string[] };
   jobs: {
     viewCountFlushIntervalSeconds: number;
     scraperCron: string;
@@ -204,6 +209,18 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+function isAddressOrCidr(v: string): boolean {
+  if (v.includes('/')) {
+    try {
+      ipaddr.parseCIDR(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return ipaddr.isValid(v);
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -227,6 +244,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither');
+  const badNetworks = list(e.METRICS_ALLOWED_NETWORKS).filter((n) => !isAddressOrCidr(n));
+  if (badNetworks.length)
+    problems.push(`METRICS_ALLOWED_NETWORKS: not an address or CIDR: ${badNetworks.join(', ')}`);
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -269,6 +289,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       traces: { url: e.MONITOR_TRACES_URL, user: e.MONITOR_TRACES_USER },
       allowedHosts: [...(monitorHost ? [monitorHost] : []), ...list(e.MONITOR_ALLOWED_HOSTS)],
       timeoutMs: e.MONITOR_TIMEOUT_MS ?? 8000,
+    },
+    prometheus: {
+      enabled: e.METRICS_COLLECTOR ?? false,
+      allowedNetworks: e.METRICS_ALLOWED_NETWORKS
+        ? list(e.METRICS_ALLOWED_NETWORKS)
+        : ['127.0.0.0/8', '::1/128'],
     },
     jobs: {
       viewCountFlushIntervalSeconds: e.VIEW_COUNT_FLUSH_INTERVAL ?? 900,

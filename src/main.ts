@@ -7,6 +7,7 @@ import { createContainer, type Container } from './composition/container.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
+import { httpOptionsOf } from './composition/http-options.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
@@ -26,10 +27,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
   let webUrl: string | undefined;
 
   if (role === 'all' || role === 'api') {
-    const app = await buildApp(container.services, logger, {
-      trustedProxies: config.trustedProxies,
-      rateLimits: config.rateLimits,
-    });
+    const app = await buildApp(container.services, logger, httpOptionsOf(config, container.services));
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
     logger.info({ event: 'api.listening', url: apiUrl });
     // app.close waits for in-flight requests before resolving

@@ -86,7 +86,7 @@ export const pipelineArea =
     ctx.onClose(() => scraper.idle());
 
     return {
-      services: { scraper },
+      services: { scraper, ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}) },
       jobs: [{ name: 'scraper', cron: ctx.config.jobs.scraperCron, run: () => scraper.runNow('cron') }],
     };
   };

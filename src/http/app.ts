@@ -21,6 +21,7 @@ import { articleRoutes } from './routes/articles.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
 import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
 import { scraperRoutes } from './routes/scraper.routes.js';
+import { prometheusRoutes } from './routes/prometheus.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -99,6 +100,7 @@ export async function buildApp(
   await app.register(metricsRoutes(services));
   await app.register(userRoutes(services));
   await app.register(monitorRoutes(services));
+  await app.register(prometheusRoutes(opts.prometheus));
 
   return app;
 }

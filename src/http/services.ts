@@ -14,6 +14,7 @@ import type { WeeklyReportService } from '../application/reports/weekly-report.s
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import type { PrometheusEndpoint } from './routes/prometheus.routes.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
 
 /**
@@ -39,6 +40,8 @@ export interface Services {
   tagger: ArticleTagger;
   /** the configured embedding client (endpoint or built-in lexical) */
   embedder: EmbeddingProvider;
+  /** the pipeline's instruments in Prometheus' text format, when METRICS_COLLECTOR is on */
+  metricsText?: () => Promise<string>;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }
@@ -54,4 +57,6 @@ export interface HttpOptions {
   >;
   /** extra static roots served by the api role (e.g. /media) */
   mediaDir?: string;
+  /** GET /metrics (METRICS_COLLECTOR); absent: 404 */
+  prometheus?: PrometheusEndpoint;
 }

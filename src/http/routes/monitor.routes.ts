@@ -38,6 +38,9 @@ const BatchResults = Type.Object({
       stale: Type.Optional(Type.Boolean()),
       fetched_at: Type.Optional(Type.String()),
       error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+      last_fetched_at: Type.Optional(
+        Type.String({ description: 'on an error: when this question last had an answer' }),
+      ),
     }),
   ),
 });
