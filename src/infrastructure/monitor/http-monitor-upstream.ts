@@ -171,6 +171,8 @@ export class HttpMonitorUpstream implements MonitorUpstream {
 }
 
 const REFUSAL_MAX = 300;
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
 
 /**
  * The store's own explanation of a query it refused: Prometheus answers 400/422 with
@@ -187,11 +189,7 @@ export function queryRefusal(body: string): string | null {
   } catch {
     // Loki/Tempo: plain text
   }
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const clean = reason
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const clean = reason.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   if (!clean || /^<(!doctype|html)/i.test(clean)) return null;
   return clean.length > REFUSAL_MAX ? `${clean.slice(0, REFUSAL_MAX)}…` : clean;
 }
