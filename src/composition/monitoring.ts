@@ -1,4 +1,6 @@
 import { MonitoringService } from '../application/monitoring/monitoring.service.js';
+import { ServiceStatsService } from '../application/monitoring/service-stats.service.js';
+import { DrizzleServiceStatsStore } from '../infrastructure/db/repositories/service-stats.repository.js';
 import { HttpMonitorUpstream } from '../infrastructure/monitor/http-monitor-upstream.js';
 import type { WireArea } from './context.js';
 
@@ -16,5 +18,10 @@ export const wireMonitoring: WireArea = (ctx) => {
       { event: 'monitor.datasource_refused', datasource: ds },
       'datasource host is not in the allow-list (MONITOR_URL, MONITOR_ALLOWED_HOSTS)',
     );
-  return { services: { monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger) } };
+  return {
+    services: {
+      monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger),
+      serviceStats: new ServiceStatsService(new DrizzleServiceStatsStore(ctx.db), ctx.clock),
+    },
+  };
 };

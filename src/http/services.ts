@@ -12,6 +12,7 @@ import type { ScraperService } from '../application/pipeline/scraper.service.js'
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
+import type { ServiceStatsService } from '../application/monitoring/service-stats.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import type { PrometheusEndpoint } from './routes/prometheus.routes.js';
@@ -33,6 +34,8 @@ export interface Services {
   metricCatalog: MetricCatalogService;
   metricRefresh: MetricRefreshService;
   monitoring: MonitoringService;
+  /** the monitoring page's Service tab (own database) */
+  serviceStats: ServiceStatsService;
   preferences: UserPreferencesService;
   tagGroups: TagGroupsService;
   tags: TagsService;
