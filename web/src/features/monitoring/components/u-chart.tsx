@@ -105,6 +105,7 @@ export function UChart({ labels, data, xMin, xMax, unit, height = 180, bars, ari
     const el = box.current;
     if (!el) return;
     const theme = themeOf(el);
+    el.dataset.axisColor = theme.fg;
     const names = locale === 'zh-TW' ? ZH_NAMES : undefined;
     const fullTime = uPlot.fmtDate(
       locale === 'zh-TW' ? '{YYYY}/{M}/{D} {HH}:{mm}' : '{YYYY}-{MM}-{DD} {HH}:{mm}',
@@ -150,6 +151,16 @@ export function UChart({ labels, data, xMin, xMax, unit, height = 180, bars, ari
           }),
         ],
         plugins: [tooltipPlugin((s) => fullTime(new Date(s * 1000)), fmtValue)],
+        hooks: {
+          // what was drawn, for tests and debugging: the x scale and the axis colour in use
+          setScale: [
+            (u, key) => {
+              if (key !== 'x') return;
+              el.dataset.xMin = String(u.scales.x!.min);
+              el.dataset.xMax = String(u.scales.x!.max);
+            },
+          ],
+        },
       },
       data as uPlot.AlignedData,
       el,
