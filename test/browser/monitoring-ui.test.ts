@@ -3,7 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { LOKI_PARSE_ERROR, monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
 import { makeArticle, makeSource, makeTopic, setMetric } from '../helpers/article-factories.js';
 import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
-import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
+import { join } from 'node:path';
+import { SCREENSHOTS, startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /**
  * The monitoring page as an admin reads it (issue 18): fixed time axes, legends, tooltips, dark
@@ -70,7 +71,8 @@ describe.sequential('monitoring page with data from loopback Loki/Tempo peers', 
     await expect.poll(() => tip.isVisible()).toBe(true);
     expect(await tip.innerText()).toMatch(/stage=analysis: \d/);
     expect(await tip.innerText()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
-    await env.screenshot(page, 'monitoring-ui-24h-tooltip-en');
+    await charts.first().screenshot({ path: join(SCREENSHOTS, 'monitoring-ui-tooltip-en.png') });
+    await env.screenshot(page, 'monitoring-ui-24h-en');
     // the refresh picker sits beside the range and holds off, 30 s, 1 min, 5 min
     const picker = page.getByLabel('Auto refresh');
     expect(await picker.locator('option').allInnerTexts()).toEqual([
@@ -305,6 +307,7 @@ describe.sequential('monitoring page without any monitoring store', () => {
     expect(last).toContain('HTTP 404 Not Found');
     expect(last).toMatch(/Paused feed[\s\S]*never/);
     expect(await page.getByTestId('setup-card').count()).toBe(0);
+    await chart.screenshot({ path: join(SCREENSHOTS, 'monitoring-ui-service-tooltip-en.png') });
     await env.screenshot(page, 'monitoring-ui-service-en');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect

@@ -103,17 +103,15 @@ function RunsPerDay({ stats }: { stats: ServiceStats }) {
   const { t } = useMonT();
   const start = Date.parse(stats.since) / 1000;
   const { labels, data } = useMemo(() => {
-    // one bar per day, drawn in the middle of its day
-    const xs = stats.runs_per_day.map((r) => Date.parse(`${r.day}T12:00:00Z`) / 1000);
-    return {
-      labels: [t('mon.svc.completed'), t('mon.svc.failed'), t('mon.svc.running')],
-      data: [
-        xs,
-        stats.runs_per_day.map((r) => r.completed),
-        stats.runs_per_day.map((r) => r.failed),
-        stats.runs_per_day.map((r) => r.running),
-      ],
-    };
+    // one point per day, in the middle of its day; "running" only when a run is in progress
+    const days = stats.runs_per_day;
+    const xs = days.map((r) => Date.parse(`${r.day}T12:00:00Z`) / 1000);
+    const cols: [string, number[]][] = [
+      [t('mon.svc.completed'), days.map((r) => r.completed)],
+      [t('mon.svc.failed'), days.map((r) => r.failed)],
+    ];
+    if (days.some((r) => r.running > 0)) cols.push([t('mon.svc.running'), days.map((r) => r.running)]);
+    return { labels: cols.map(([l]) => l), data: [xs, ...cols.map(([, c]) => c)] };
   }, [stats, t]);
   return (
     <Card id="svc-runs" title={t('mon.svc.runsPerDay')}>
@@ -122,7 +120,7 @@ function RunsPerDay({ stats }: { stats: ServiceStats }) {
         data={data}
         xMin={start}
         xMax={start + stats.days * DAY}
-        bars
+        points
         ariaLabel={t('mon.chart', { n: labels.length })}
       />
     </Card>
@@ -186,13 +184,15 @@ function BarList({
                   {r.name}
                 </th>
                 <td>
-                  <span className="mon-bar-track">
-                    <span
-                      className={`mon-bar${tone === 'error' ? ' is-error' : ''}`}
-                      style={{ width: `${(r.count / max) * 100}%` }}
-                    />
-                  </span>
-                  <span className="mon-bar-value">{r.count.toLocaleString(locale)}</span>
+                  <div className="mon-bar-cell">
+                    <span className="mon-bar-track">
+                      <span
+                        className={`mon-bar${tone === 'error' ? ' is-error' : ''}`}
+                        style={{ width: `${(r.count / max) * 100}%` }}
+                      />
+                    </span>
+                    <span className="mon-bar-value">{r.count.toLocaleString(locale)}</span>
+                  </div>
                 </td>
               </tr>
             ))}

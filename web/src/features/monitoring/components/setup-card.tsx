@@ -43,7 +43,7 @@ export function SetupCard({ stores, panels }: { stores: StoreStatus; panels: Pan
         return (
           <div key={store} className="mon-setup-store" data-store={store} data-status={status ?? 'unknown'}>
             <h3>
-              {name}{' '}
+              <span className="mon-setup-store-name">{name}</span>{' '}
               <span
                 className={`mon-badge ${status === 'missing' ? 'mon-badge-error' : status === 'ok' ? 'mon-badge-ok' : ''}`}
               >

@@ -12,8 +12,8 @@ export interface UChartProps {
   xMax: number;
   unit?: string;
   height?: number;
-  /** draw bars (e.g. one per day) instead of lines */
-  bars?: boolean;
+  /** mark every data point (e.g. one per day) */
+  points?: boolean;
   ariaLabel: string;
 }
 
@@ -97,10 +97,10 @@ function tooltipPlugin(fmtTime: (s: number) => string, fmtValue: (v: number | nu
 }
 
 /** A uPlot chart that follows its container's width, with a legend and a hover tooltip. */
-export function UChart({ labels, data, xMin, xMax, unit, height = 180, bars, ariaLabel }: UChartProps) {
+export function UChart({ labels, data, xMin, xMax, unit, height = 180, points, ariaLabel }: UChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const dark = useColorScheme();
-  const { locale } = useMonT();
+  const { locale, t } = useMonT();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -132,21 +132,15 @@ export function UChart({ labels, data, xMin, xMax, unit, height = 180, bars, ari
           },
         ],
         series: [
-          { value: (_u, v) => (v === null ? '—' : fullTime(new Date(v * 1000))) },
+          { label: t('mon.chart.time'), value: (_u, v) => (v === null ? '—' : fullTime(new Date(v * 1000))) },
           ...labels.map((label, i) => {
             const color = theme.series[i % theme.series.length]!;
             return {
               label,
               stroke: color,
-              width: bars ? 1 : 2,
+              width: 2,
               value: (_u: uPlot, v: number | null) => fmtValue(v),
-              ...(bars
-                ? {
-                    fill: `${color}99`,
-                    paths: uPlot.paths.bars!({ size: [0.8 / Math.max(1, labels.length), 40], align: 0 }),
-                    points: { show: false },
-                  }
-                : {}),
+              ...(points ? { points: { show: true, size: 6, fill: color } } : {}),
             };
           }),
         ],
@@ -171,6 +165,6 @@ export function UChart({ labels, data, xMin, xMax, unit, height = 180, bars, ari
       ro.disconnect();
       plot.destroy();
     };
-  }, [labels, data, xMin, xMax, unit, height, bars, dark, locale]);
+  }, [labels, data, xMin, xMax, unit, height, points, dark, locale, t]);
   return <div ref={box} className="mon-chart" role="img" aria-label={ariaLabel} />;
 }
