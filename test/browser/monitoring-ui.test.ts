@@ -344,3 +344,40 @@ describe.sequential('monitoring page without any monitoring store', () => {
     }
   });
 });
+
+describe('monitoring page with the trace store only', () => {
+  const store = storePeer();
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    await store.peer.start();
+    const { MONITOR_LOGS_URL: _url, MONITOR_LOGS_USER: _user, ...traces } = monitorEnv(store.peer.url);
+    env = await startBrowserEnv({ env: traces });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await store.peer.stop();
+  });
+
+  it('names the missing log store on the panels that need it, and fills the trace panels', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/monitoring?tab=traces&interval=0');
+    const card = page.getByTestId('setup-card');
+    await expect
+      .poll(() => card.locator('[data-store="logs"]').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('missing');
+    await expect.poll(() => card.locator('[data-store="traces"]').getAttribute('data-status')).toBe('ok');
+    const s = await states(page);
+    expect(s.some(([, x]) => x === 'ok')).toBe(true);
+    const waiting = s.filter(([, x]) => x === 'not-configured');
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const [id] of waiting)
+      expect(await page.locator(`[data-panel="${id}"]`).innerText()).toContain('Needs the log store');
+    expect(await page.getByText('Needs the trace store').count()).toBe(0);
+    await env.screenshot(page, 'monitoring-ui-traces-only-en');
+    // the Operations tab reads only the log store: the card alone, no panel placeholders
+    await page.getByRole('tab', { name: 'Operations' }).click();
+    await expect.poll(() => page.locator('[data-panel]').count()).toBe(0);
+    expect(await card.count()).toBe(1);
+    await context.close();
+  });
+});
