@@ -226,7 +226,7 @@ describe.sequential('monitoring page without any monitoring store', () => {
   });
   afterAll(() => env?.close());
 
-  it('shows one setup card naming the missing store and what each panel needs, instead of a placeholder per panel', async () => {
+  it('shows one setup card naming the missing store and what each panel needs; panels only name the store they wait for', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     const sent: string[] = [];
     page.on('request', (r) => r.url().includes('/api/proxy/monitor/') && sent.push(r.url()));
@@ -236,8 +236,13 @@ describe.sequential('monitoring page without any monitoring store', () => {
       .poll(() => card.locator('[data-store="logs"]').getAttribute('data-status'), { timeout: 10_000 })
       .toBe('missing');
     expect(await page.getByTestId('setup-card').count()).toBe(1);
-    expect(await page.locator('[data-panel]').count()).toBe(0);
+    const waiting = await states(page);
+    expect(waiting.length).toBeGreaterThan(3);
+    expect(waiting.every(([, x]) => x === 'not-configured')).toBe(true);
+    // one explanation: each panel says only which store it needs
     expect(await page.getByText('Monitoring is not configured').count()).toBe(0);
+    expect(await page.getByText('Needs the log store').count()).toBe(waiting.length);
+    expect(await page.getByText('MONITOR_LOGS_URL').count()).toBe(1);
     const text = await card.innerText();
     for (const v of [
       'MONITOR_URL',
@@ -374,9 +379,14 @@ describe('monitoring page with the trace store only', () => {
       expect(await page.locator(`[data-panel="${id}"]`).innerText()).toContain('Needs the log store');
     expect(await page.getByText('Needs the trace store').count()).toBe(0);
     await env.screenshot(page, 'monitoring-ui-traces-only-en');
-    // the Operations tab reads only the log store: the card alone, no panel placeholders
+    // the Operations tab reads only the log store: every panel waits for it, one card explains
     await page.getByRole('tab', { name: 'Operations' }).click();
-    await expect.poll(() => page.locator('[data-panel]').count()).toBe(0);
+    await expect
+      .poll(async () => {
+        const s = await states(page);
+        return s.length > 3 && s.every(([, x]) => x === 'not-configured');
+      })
+      .toBe(true);
     expect(await card.count()).toBe(1);
     await context.close();
   });

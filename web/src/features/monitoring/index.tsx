@@ -169,17 +169,16 @@ function DashboardTab({ d }: { d: ReturnType<typeof useDashboard> }) {
         </p>
       )}
       {unconfigured.length > 0 && <SetupCard stores={d.stores} panels={d.catalog?.panels ?? []} />}
-      {/* with no store for the whole tab, the setup card alone says it; no placeholder per panel */}
-      {!d.notConfigured &&
-        d.panels.map((p) => (
-          <PanelCard
-            key={p.id}
-            panel={p}
-            state={d.states[p.id] ?? { status: 'loading' }}
-            refreshing={Boolean(d.refreshing[p.id])}
-            onRefresh={() => void d.refreshPanel(p)}
-          />
-        ))}
+      {/* the card explains once; each waiting panel only names the store it needs (spec: a placeholder per panel) */}
+      {d.panels.map((p) => (
+        <PanelCard
+          key={p.id}
+          panel={p}
+          state={d.states[p.id] ?? { status: 'loading' }}
+          refreshing={Boolean(d.refreshing[p.id])}
+          onRefresh={() => void d.refreshPanel(p)}
+        />
+      ))}
     </>
   );
 }
