@@ -62,6 +62,8 @@ const EnvSchema = Type.Object({
   JOB_RETRY_LIMIT: Int(0, 50),
   JOB_RETRY_DELAY_SECONDS: Int(1, 3600),
   JOB_CONCURRENCY: Int(1, 256),
+  METRICS_COLLECTOR: Bool(),
+  METRICS_ALLOWED_NETWORKS: Str(),
   // outbound services
   SMTP_URL: Url(),
   MAIL_FROM: Str(),
@@ -141,6 +143,8 @@ export interface Config {
     /** the last good answers kept for rate-limited upstreams, bytes */
     cacheMaxBytes: number;
   };
+  /** GET /metrics on the api role (Prometheus text format), answered only to these networks */
+  prometheus: { enabled: boolean; allowedNetworks: string[] };
   jobs: {
     viewCountFlushIntervalSeconds: number;
     scraperCron: string;
@@ -254,6 +258,18 @@ function invalidAllowEntry(entry: string): string | null {
   return ipaddr.isValid(entry) || /^[a-z0-9.-]+$/i.test(entry) ? null : `${entry} is not a host, IP or CIDR`;
 }
 
+function isAddressOrCidr(v: string): boolean {
+  if (v.includes('/')) {
+    try {
+      ipaddr.parseCIDR(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return ipaddr.isValid(v);
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -286,6 +302,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     const problem = invalidAllowEntry(entry);
     if (problem) problems.push(`FETCH_ALLOWED_HOSTS: ${problem}`);
   }
+  const badNetworks = list(e.METRICS_ALLOWED_NETWORKS).filter((n) => !isAddressOrCidr(n));
+  if (badNetworks.length)
+    problems.push(`METRICS_ALLOWED_NETWORKS: not an address or CIDR: ${badNetworks.join(', ')}`);
   if (problems.length) throw new ConfigError(problems);
 
   const apiPort = e.API_PORT ?? 8000;
@@ -331,6 +350,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: [...(monitorHost ? [monitorHost] : []), ...list(e.MONITOR_ALLOWED_HOSTS)],
       timeoutMs: e.MONITOR_TIMEOUT_MS ?? 8000,
       cacheMaxBytes: (e.MONITOR_CACHE_MAX_MB ?? 64) * 1024 * 1024,
+    },
+    prometheus: {
+      enabled: e.METRICS_COLLECTOR ?? false,
+      allowedNetworks: e.METRICS_ALLOWED_NETWORKS
+        ? list(e.METRICS_ALLOWED_NETWORKS)
+        : ['127.0.0.0/8', '::1/128'],
     },
     jobs: {
       viewCountFlushIntervalSeconds: e.VIEW_COUNT_FLUSH_INTERVAL ?? 900,

@@ -9,6 +9,7 @@ import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
 import { warnOnOldRuntime } from './runtime.js';
 import { DataDirError } from './infrastructure/db/data-dir.js';
+import { httpOptionsOf } from './composition/http-options.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
@@ -28,10 +29,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
   let webUrl: string | undefined;
 
   if (role === 'all' || role === 'api') {
-    const app = await buildApp(container.services, logger, {
-      trustedProxies: config.trustedProxies,
-      rateLimits: config.rateLimits,
-    });
+    const app = await buildApp(container.services, logger, httpOptionsOf(config, container.services));
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
     logger.info({ event: 'api.listening', url: apiUrl });
     // app.close waits for in-flight requests before resolving

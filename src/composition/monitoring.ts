@@ -1,4 +1,6 @@
 import { MonitoringService } from '../application/monitoring/monitoring.service.js';
+import { ServiceStatsService } from '../application/monitoring/service-stats.service.js';
+import { DrizzleServiceStatsStore } from '../infrastructure/db/repositories/service-stats.repository.js';
 import { HttpMonitorUpstream } from '../infrastructure/monitor/http-monitor-upstream.js';
 import { LruLastGoodStore } from '../infrastructure/monitor/last-good-store.js';
 import type { WireArea } from './context.js';
@@ -18,5 +20,10 @@ export const wireMonitoring: WireArea = (ctx) => {
       'datasource host is not in the allow-list (MONITOR_URL, MONITOR_ALLOWED_HOSTS)',
     );
   const lastGood = new LruLastGoodStore(m.cacheMaxBytes);
-  return { services: { monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger, lastGood) } };
+  return {
+    services: {
+      monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger, lastGood),
+      serviceStats: new ServiceStatsService(new DrizzleServiceStatsStore(ctx.db), ctx.clock),
+    },
+  };
 };

@@ -127,7 +127,11 @@ export const pipelineArea =
     ctx.onClose(drain);
 
     return {
-      services: { scraper, deadJobs: new DeadJobsService(ctx.queue) },
+      services: {
+        scraper,
+        deadJobs: new DeadJobsService(ctx.queue),
+        ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
+      },
       jobs: [
         { name: 'scraper', cron: jobsConfig.scraperCron, run: () => scraper.runNow('cron') },
         { name: 'article-sweep', cron: SWEEP_CRON, run: () => jobs.sweep() },

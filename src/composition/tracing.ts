@@ -23,6 +23,7 @@ export async function setupTelemetry(ctx: WiringContext, opts?: TelemetryOptions
       otlpEndpoint: ctx.config.monitor.otlpEndpoint,
       otlpUser: ctx.config.monitor.otlpUser,
       apiKey: ctx.config.monitor.apiKey,
+      prometheus: ctx.config.prometheus.enabled,
     },
     ctx.logger,
     { exportTimeoutMs: ctx.config.monitor.otlpTimeoutMs, ...opts },

@@ -25,6 +25,7 @@ import { mediaRoutes, reportsRoutes } from './routes/reports.routes.js';
 import { scraperRoutes } from './routes/scraper.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { runsRoutes } from './routes/runs.routes.js';
+import { prometheusRoutes } from './routes/prometheus.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -110,6 +111,7 @@ export async function buildApp(
   await app.register(metricsRoutes(services));
   await app.register(userRoutes(services));
   await app.register(monitorRoutes(services));
+  await app.register(prometheusRoutes(opts.prometheus));
 
   return app;
 }

@@ -16,10 +16,12 @@ import type { DeadJobsService } from '../application/pipeline/dead-jobs.service.
 import type { ReportsService } from '../application/reports/reports.service.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
+import type { ServiceStatsService } from '../application/monitoring/service-stats.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import type { RunsService } from '../application/runs/runs.service.js';
 import type { JobsService } from '../application/runs/jobs.service.js';
+import type { PrometheusEndpoint } from './routes/prometheus.routes.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
 
 /**
@@ -43,6 +45,8 @@ export interface Services {
   metricCatalog: MetricCatalogService;
   metricRefresh: MetricRefreshService;
   monitoring: MonitoringService;
+  /** the monitoring page's Service tab (own database) */
+  serviceStats: ServiceStatsService;
   preferences: UserPreferencesService;
   /** runs of every kind as records */
   runs: RunsService;
@@ -54,6 +58,8 @@ export interface Services {
   tagger: ArticleTagger;
   /** the configured embedding client (endpoint or built-in lexical) */
   embedder: EmbeddingProvider;
+  /** the pipeline's instruments in Prometheus' text format, when METRICS_COLLECTOR is on */
+  metricsText?: () => Promise<string>;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }
@@ -69,4 +75,6 @@ export interface HttpOptions {
   >;
   /** extra static roots served by the api role (e.g. /media) */
   mediaDir?: string;
+  /** GET /metrics (METRICS_COLLECTOR); absent: 404 */
+  prometheus?: PrometheusEndpoint;
 }

@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/composition/container.js';
 import { buildApp } from '../../src/http/app.js';
+import { httpOptionsOf } from '../../src/composition/http-options.js';
 import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
 import type { Database } from '../../src/infrastructure/db/client.js';
 import type { KeyValueCache } from '../../src/application/shared/ports.js';
@@ -51,10 +52,7 @@ export async function buildTestApp(
     logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
   });
-  const app = await buildApp(container.services, container.logger, {
-    trustedProxies: config.trustedProxies,
-    rateLimits: config.rateLimits,
-  });
+  const app = await buildApp(container.services, container.logger, httpOptionsOf(config, container.services));
   await app.ready();
   return {
     app,

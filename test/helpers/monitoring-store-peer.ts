@@ -10,7 +10,11 @@ const API_KEY = MONITOR_API_KEY;
 const NS = 1_000_000n;
 const nowNs = () => BigInt(Date.now()) * NS;
 
-export type Behaviour = 'ok' | '429' | 'garbage';
+/** '400': the store refuses the query (Loki's plain-text parse error); '500': the store is failing */
+export type Behaviour = 'ok' | '429' | 'garbage' | '400' | '500';
+
+/** The log store's own words for a refused query (as Loki says it). */
+export const LOKI_PARSE_ERROR = 'parse error at line 1, col 13: syntax error: unexpected IDENTIFIER';
 
 /** A Loki + Tempo peer: matrix for aggregate queries, streams for log queries, traces for Tempo. */
 export function storePeer() {
@@ -24,6 +28,8 @@ export function storePeer() {
     const b = behaviour.get(q) ?? 'ok';
     if (b === '429') return sendJson(res, 429, { error: 'too many requests' });
     if (b === 'garbage') return sendJson(res, 200, { totally: 'different', shape: [1, 2, 3] });
+    if (b === '400') return void res.writeHead(400, { 'content-type': 'text/plain' }).end(LOKI_PARSE_ERROR);
+    if (b === '500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
     if (req.path.endsWith('/loki/api/v1/query_range')) {
       const isLog = q.trimStart().startsWith('{') && !/\b(count_over_time|rate|sum|avg|max|min)\b/.test(q);
       const t = Math.floor(Date.now() / 1000);

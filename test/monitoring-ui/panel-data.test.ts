@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   FormatError,
-  ageText,
+  age,
+  queryWindow,
   articlePipelines,
   readMatrix,
   readStreams,
@@ -130,8 +131,18 @@ describe('dashboard data model', () => {
   });
 
   it('says how old stale data is', () => {
-    expect(ageText(0, 12_000)).toBe('12 s ago');
-    expect(ageText(0, 5 * 60_000)).toBe('5 min ago');
+    expect(age(0, 12_000)).toEqual({ unit: 's', n: 12 });
+    expect(age(0, 5 * 60_000)).toEqual({ unit: 'min', n: 5 });
+    expect(age(0, 3 * 3600_000)).toEqual({ unit: 'h', n: 3 });
+    expect(age(10_000, 0)).toEqual({ unit: 's', n: 0 });
+  });
+
+  it('reads the window a query asked for in unix seconds, whatever unit it came in (the chart x axis)', () => {
+    const w = (start: string | number, end: string | number) => queryWindow({ id: 'a', start, end });
+    expect(w('1700000000000000000', '1700086400000000000')).toEqual([1700000000, 1700086400]);
+    expect(w('1700000000000', '1700086400000')).toEqual([1700000000, 1700086400]);
+    expect(w(1700000000, 1700086400)).toEqual([1700000000, 1700086400]);
+    expect(w('2023-11-14T22:13:20Z', '2023-11-15T22:13:20.000Z')).toEqual([1700000000, 1700086400]);
   });
 });
 

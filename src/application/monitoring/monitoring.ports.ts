@@ -1,6 +1,12 @@
 export type DatasourceId = 'metrics' | 'logs' | 'traces';
 
-export type UpstreamErrorCode = 'rate_limited' | 'upstream_error' | 'upstream_timeout' | 'upstream_format';
+export type UpstreamErrorCode =
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'upstream_format'
+  /** the store refused the query itself (a PromQL/LogQL/TraceQL mistake): its reason is in `message` */
+  | 'bad_query';
 
 /** A failed upstream call; `message` is safe to show (no URL, no credentials). */
 export class UpstreamError extends Error {

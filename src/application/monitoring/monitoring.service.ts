@@ -25,7 +25,13 @@ export interface MonitorQuery {
 
 export type BatchResult =
   | { id: string; status: 'ok'; data: unknown; stale: boolean; fetched_at: string }
-  | { id: string; status: 'error'; error: { code: string; message: string } };
+  | {
+      id: string;
+      status: 'error';
+      error: { code: string; message: string };
+      /** when the same question last had an answer (an outage shows how old the panel's data is) */
+      last_fetched_at?: string;
+    };
 
 export interface Fetched {
   data: unknown;
@@ -43,6 +49,40 @@ interface Route {
 }
 
 const s = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
+
+const DEFAULT_WINDOW_SECONDS = 3600;
+/** points per series when a range query names no step (a chart is a few hundred pixels wide) */
+const DEFAULT_POINTS = 250;
+
+/** A time given as unix seconds, milliseconds, microseconds or nanoseconds, or RFC 3339, in seconds. */
+export function toUnixSeconds(v: string | number | undefined): number | null {
+  if (v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  if (Number.isFinite(n)) return n > 1e17 ? n / 1e9 : n > 1e14 ? n / 1e6 : n > 1e11 ? n / 1e3 : n;
+  const ms = Date.parse(String(v));
+  return Number.isFinite(ms) ? ms / 1000 : null;
+}
+
+/**
+ * A range query without `end`, `start` or `step` gets them: now, an hour before `end`, and a step that
+ * gives about 250 points, so a batch that names only its query still answers (Prometheus and Loki
+ * refuse a range query without them). Traces take unix seconds, the other stores RFC 3339.
+ */
+export function withRangeDefaults(kind: BatchKind, q: MonitorQuery, now: Date): MonitorQuery {
+  const end = toUnixSeconds(q.end) ?? now.getTime() / 1000;
+  const start = toUnixSeconds(q.start) ?? end - DEFAULT_WINDOW_SECONDS;
+  const time = (t: number) =>
+    kind === 'traces' ? Math.floor(t) : new Date(Math.round(t * 1000)).toISOString();
+  const out: MonitorQuery = {
+    ...q,
+    start: toUnixSeconds(q.start) === null ? time(start) : q.start,
+    end: toUnixSeconds(q.end) === null ? time(end) : q.end,
+  };
+  const ranged = kind === 'metrics' || kind === 'log-metrics';
+  if (ranged && (q.step === undefined || q.step === '') && end > start)
+    out.step = Math.max(1, Math.ceil((end - start) / DEFAULT_POINTS));
+  return out;
+}
 
 /** Fixed upstream paths per kind: client values only ever become encoded query parameters. */
 const ROUTES: Record<BatchKind, Route> = {
@@ -90,6 +130,7 @@ const HTTP_STATUS: Record<UpstreamError['code'], number> = {
   upstream_error: 502,
   upstream_timeout: 504,
   upstream_format: 502,
+  bad_query: 422,
 };
 
 /**
@@ -145,7 +186,13 @@ export class MonitoringService {
             e instanceof UpstreamError
               ? e
               : new UpstreamError('upstream_error', 'the data source could not be queried');
-          return { id, status: 'error', error: { code: err.code, message: err.message } };
+          const good = this.lastGood.get(this.keyOf(kind, ROUTES[kind].params(q)));
+          return {
+            id,
+            status: 'error',
+            error: { code: err.code, message: err.message },
+            ...(good ? { last_fetched_at: good.fetchedAt.toISOString() } : {}),
+          };
         }
       }),
     );
@@ -154,10 +201,8 @@ export class MonitoringService {
 
   private async fetch(kind: BatchKind, q: MonitorQuery): Promise<Fetched> {
     const route = ROUTES[kind];
-    const params = route.params(q);
-    // the last good answer of the same question: a dashboard's window slides forward on every
-    // tick, so start and end are not part of it
-    const key = `${kind}:${JSON.stringify({ ...params, start: undefined, end: undefined })}`;
+    const params = route.params(withRangeDefaults(kind, q, this.clock.now()));
+    const key = this.keyOf(kind, route.params(q));
     try {
       const answer = await this.upstream.get(route.ds, route.path, params);
       const data = route.shape(answer.body);
@@ -170,6 +215,14 @@ export class MonitoringService {
       if (good) return { data: route.shape(JSON.parse(good.text)), stale: true, fetchedAt: good.fetchedAt };
       throw err;
     }
+  }
+
+  /**
+   * The last good answer of the same question: a dashboard's window slides forward on every tick,
+   * so start and end are not part of it.
+   */
+  private keyOf(kind: BatchKind, params: Record<string, string | number | undefined>): string {
+    return `${kind}:${JSON.stringify({ ...params, start: undefined, end: undefined })}`;
   }
 
   private logged(ds: DatasourceId, e: unknown): UpstreamError {

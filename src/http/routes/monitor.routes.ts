@@ -6,6 +6,7 @@ import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
 import type { BatchKind, Fetched } from '../../application/monitoring/monitoring.service.js';
 import { ENVIRONMENTS, TIME_RANGES } from '../../application/monitoring/panel-catalog.js';
+import { serviceStatsRoutes } from './service-stats.routes.js';
 
 const Expr = Type.String({ minLength: 1, maxLength: 4000 });
 const Time = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Number()]);
@@ -38,6 +39,9 @@ const BatchResults = Type.Object({
       stale: Type.Optional(Type.Boolean()),
       fetched_at: Type.Optional(Type.String()),
       error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+      last_fetched_at: Type.Optional(
+        Type.String({ description: 'on an error: when this question last had an answer' }),
+      ),
     }),
   ),
 });
@@ -183,4 +187,7 @@ export const monitorRoutes =
       'Log aggregate queries (count_over_time, rate, unwrap): matrix results',
     );
     batch('/monitor/traces/batch', 'traces', 'Trace searches, concurrently; each fails on its own');
+
+    // the Service tab: the service's own database, no monitoring store needed
+    await app.register(serviceStatsRoutes(services));
   };

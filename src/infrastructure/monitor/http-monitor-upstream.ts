@@ -125,6 +125,8 @@ export class HttpMonitorUpstream implements MonitorUpstream {
       );
     }
     const text = await this.readBounded(res);
+    const refusal = res.status === 400 || res.status === 422 ? queryRefusal(text) : null;
+    if (refusal) throw new UpstreamError('bad_query', `the store refused the query: ${refusal}`);
     if (!res.ok)
       throw new UpstreamError(
         'upstream_error',
@@ -177,4 +179,28 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+const REFUSAL_MAX = 300;
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
+/**
+ * The store's own explanation of a query it refused: Prometheus answers 400/422 with
+ * `{status: "error", errorType, error}`; Loki and Tempo answer 400 with the parser's message as text.
+ * The text is the store's, so it is bounded and stripped of control characters before it is shown.
+ */
+export function queryRefusal(body: string): string | null {
+  let reason = body;
+  try {
+    const json = JSON.parse(body) as { errorType?: unknown; error?: unknown; message?: unknown };
+    const message = typeof json.error === 'string' ? json.error : json.message;
+    if (typeof message !== 'string') return null;
+    reason = typeof json.errorType === 'string' ? `${json.errorType}: ${message}` : message;
+  } catch {
+    // Loki/Tempo: plain text
+  }
+  const clean = reason.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  if (!clean || /^<(!doctype|html)/i.test(clean)) return null;
+  return clean.length > REFUSAL_MAX ? `${clean.slice(0, REFUSAL_MAX)}…` : clean;
 }

@@ -17,8 +17,10 @@ import {
 import { TraceScope } from './span-wrappers.js';
 import { OtlpLogSink } from './otlp-log-sink.js';
 import { OtelPipelineMetrics } from './pipeline-metrics.js';
+import { createPrometheusReader } from './prometheus-metrics.js';
 import {
   signalUrl,
+  tracingConfigured,
   type Telemetry,
   type TelemetryConfig,
   type TelemetryOptions,
@@ -31,53 +33,39 @@ export function telemetryResource(c: TelemetryConfig): Resource {
   });
 }
 
-/** Tracer, logger and meter providers with their OTLP exporters; the caller checked the config. */
+/**
+ * Tracer, logger and meter providers with their OTLP exporters when tracing is configured, and the
+ * meter's Prometheus reader when METRICS_COLLECTOR is on (the caller checked that one of them is).
+ */
 export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: TelemetryOptions = {}): Telemetry {
-  const headers = { Authorization: `Basic ${Buffer.from(`${c.otlpUser}:${c.apiKey}`).toString('base64')}` };
-  const timeoutMillis = opts.exportTimeoutMs ?? 10_000;
   const resource = telemetryResource(c);
   const reporter = new ExportFailureReporter(log);
-
-  const spanProcessor = new DropOldestBatchSpanProcessor(
-    new ReportingSpanExporter(
-      new OTLPTraceExporter({ url: signalUrl(c.otlpEndpoint!, 'traces'), headers, timeoutMillis }),
-      reporter,
-    ),
-    opts.spans,
-  );
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
-  const scope = new TraceScope(tracerProvider.getTracer('article-intel'));
-
-  const loggerProvider = new LoggerProvider({
-    resource,
-    processors: [
-      new BatchLogRecordProcessor({
-        exporter: new ReportingLogExporter(
-          new OTLPLogExporter({ url: signalUrl(c.otlpEndpoint!, 'logs'), headers, timeoutMillis }),
-          reporter,
-        ),
-        scheduledDelayMillis: 2000,
-        maxQueueSize: 8192,
-        maxExportBatchSize: 512,
-      }),
-    ],
-  });
-  const logSink = new OtlpLogSink(loggerProvider.getLogger('article-intel'));
-
+  const prometheus = c.prometheus ? createPrometheusReader() : null;
+  const otlp = tracingConfigured(c) ? otlpExporters(c, reporter, opts) : null;
   const meterProvider = new MeterProvider({
     resource,
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: new ReportingMetricExporter(
-          new OTLPMetricExporter({ url: signalUrl(c.otlpEndpoint!, 'metrics'), headers, timeoutMillis }),
-          reporter,
-        ),
-        exportIntervalMillis: 60_000,
-        exportTimeoutMillis: timeoutMillis,
-      }),
-    ],
+    readers: [...(otlp ? [otlp.metricReader] : []), ...(prometheus ? [prometheus.reader] : [])],
   });
   const metrics = new OtelPipelineMetrics(meterProvider, reporter);
+  const metricsText = prometheus ? () => prometheus.text() : null;
+  if (!otlp) {
+    return {
+      enabled: false,
+      scope: null,
+      metrics,
+      logSink: null,
+      reporter: null,
+      spanProcessor: null,
+      metricsText,
+      flush: () => Promise.resolve(),
+      shutdown: () => meterProvider.shutdown(),
+    };
+  }
+
+  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [otlp.spanProcessor] });
+  const scope = new TraceScope(tracerProvider.getTracer('article-intel'));
+  const loggerProvider = new LoggerProvider({ resource, processors: [otlp.logProcessor] });
+  const logSink = new OtlpLogSink(loggerProvider.getLogger('article-intel'));
 
   let closed: Promise<void> | undefined;
   return {
@@ -86,7 +74,8 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
     metrics,
     logSink: (line) => logSink.write(line),
     reporter,
-    spanProcessor,
+    spanProcessor: otlp.spanProcessor,
+    metricsText,
     async flush() {
       await Promise.allSettled([tracerProvider.forceFlush(), loggerProvider.forceFlush()]);
     },
@@ -100,4 +89,35 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
       ]).then(() => undefined));
     },
   };
+}
+
+/** The OTLP/HTTP exporters of the three signals, with Basic auth MONITOR_OTLP_USER:MONITOR_API_KEY. */
+function otlpExporters(c: TelemetryConfig, reporter: ExportFailureReporter, opts: TelemetryOptions) {
+  const headers = { Authorization: `Basic ${Buffer.from(`${c.otlpUser}:${c.apiKey}`).toString('base64')}` };
+  const timeoutMillis = opts.exportTimeoutMs ?? 10_000;
+  const spanProcessor = new DropOldestBatchSpanProcessor(
+    new ReportingSpanExporter(
+      new OTLPTraceExporter({ url: signalUrl(c.otlpEndpoint!, 'traces'), headers, timeoutMillis }),
+      reporter,
+    ),
+    opts.spans,
+  );
+  const logProcessor = new BatchLogRecordProcessor({
+    exporter: new ReportingLogExporter(
+      new OTLPLogExporter({ url: signalUrl(c.otlpEndpoint!, 'logs'), headers, timeoutMillis }),
+      reporter,
+    ),
+    scheduledDelayMillis: 2000,
+    maxQueueSize: 8192,
+    maxExportBatchSize: 512,
+  });
+  const metricReader = new PeriodicExportingMetricReader({
+    exporter: new ReportingMetricExporter(
+      new OTLPMetricExporter({ url: signalUrl(c.otlpEndpoint!, 'metrics'), headers, timeoutMillis }),
+      reporter,
+    ),
+    exportIntervalMillis: 60_000,
+    exportTimeoutMillis: timeoutMillis,
+  });
+  return { spanProcessor, logProcessor, metricReader };
 }

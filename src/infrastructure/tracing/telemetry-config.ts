@@ -10,6 +10,8 @@ export interface TelemetryConfig {
   otlpEndpoint: string | undefined;
   otlpUser: string | undefined;
   apiKey: string | undefined;
+  /** serve the instruments at GET /metrics (METRICS_COLLECTOR) */
+  prometheus?: boolean;
 }
 
 export interface TelemetryOptions {
@@ -27,6 +29,8 @@ export interface Telemetry {
   readonly logSink: ((line: string) => void) | null;
   readonly reporter: ExportFailureReporter | null;
   readonly spanProcessor: DropOldestBatchSpanProcessor | null;
+  /** the instruments in Prometheus' text format; null unless METRICS_COLLECTOR is on */
+  readonly metricsText: (() => Promise<string>) | null;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 /**
  * Traces, logs and metrics over OTLP/HTTP (protobuf), with Basic auth MONITOR_OTLP_USER:
  * MONITOR_API_KEY, only when MONITOR_OTLP_USER, MONITOR_API_KEY and MONITOR_OTLP_ENDPOINT are all
- * set. Otherwise nothing is created and nothing about tracing is logged (spec: tracing 1-3), and the
+ * set; the metrics also at GET /metrics when METRICS_COLLECTOR is on. With neither, nothing is
+ * created and nothing about tracing is logged (spec: tracing 1-3), and the
  * OpenTelemetry SDK and exporters (otlp-telemetry.ts) are not even loaded: a process without tracing
  * does not pay their memory (docs/decisions.md, "Idle memory").
  */
@@ -24,6 +25,7 @@ const off: Telemetry = {
   logSink: null,
   reporter: null,
   spanProcessor: null,
+  metricsText: null,
   flush: () => Promise.resolve(),
   shutdown: () => Promise.resolve(),
 };
@@ -33,7 +35,7 @@ export async function createTelemetry(
   log: Logger,
   opts: TelemetryOptions = {},
 ): Promise<Telemetry> {
-  if (!tracingConfigured(c)) return off;
+  if (!tracingConfigured(c) && !c.prometheus) return off;
   const { createOtlpTelemetry } = await import('./otlp-telemetry.js');
   return createOtlpTelemetry(c, log, opts);
 }

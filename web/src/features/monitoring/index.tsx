@@ -4,25 +4,37 @@ import './monitoring.css';
 import { useDashboard } from './model/use-dashboard';
 import type { Environment, TabId, TimeRange } from './model/types';
 import { PanelCard } from './components/panel-card';
+import { SetupCard } from './components/setup-card';
+import { SERVICE_DAYS, ServiceTab } from './components/service-tab';
+import { useMonT } from './i18n/use-mon-t';
 
-const TABS: { id: TabId; label: string }[] = [
-  { id: 'operations', label: 'Operations' },
-  { id: 'logs', label: 'Logs' },
-  { id: 'traces', label: 'Traces' },
-];
+type PageTab = TabId | 'service';
+const TABS: PageTab[] = ['operations', 'logs', 'traces', 'service'];
 const RANGES: TimeRange[] = ['6h', '24h', '3d', '7d'];
 const ENVS: Environment[] = ['all', 'local', 'production'];
+/** the refresh picker: off, 30 s, 1 min, 5 min (seconds; 0 = off) */
+const INTERVALS = [0, 30, 60, 300] as const;
+
+/** `?interval=` in seconds: 0 or "off" stops it, a missing or unreadable value is 60. */
+function readInterval(v: string | null): number {
+  if (v === 'off' || v === '0') return 0;
+  const n = Number(v ?? '');
+  return Number.isFinite(n) && n > 0 ? n : 60;
+}
 
 /**
  * The admin monitoring dashboard: three tabs of panels read through the backend's /monitor proxy,
- * one global filter for all of them, refreshed on an interval (`?interval=` seconds, default 60).
+ * one global filter for all of them, refreshed on the chosen interval (`?interval=` seconds), and a
+ * built-in Service tab from the service's own database.
  */
 export default function MonitoringPage() {
+  const { t } = useMonT();
   const [params, setParams] = useSearchParams();
-  const tab = (TABS.find((t) => t.id === params.get('tab'))?.id ?? 'operations') as TabId;
-  const range = (RANGES.find((r) => r === params.get('range')) ?? '24h') as TimeRange;
-  const env = (ENVS.find((e) => e === params.get('env')) ?? 'all') as Environment;
-  const interval = Number(params.get('interval') ?? '') || 60;
+  const tab = TABS.find((x) => x === params.get('tab')) ?? 'operations';
+  const range = RANGES.find((r) => r === params.get('range')) ?? '24h';
+  const env = ENVS.find((e) => e === params.get('env')) ?? 'all';
+  const interval = readInterval(params.get('interval'));
+  const days = SERVICE_DAYS.find((d) => String(d) === params.get('days')) ?? 30;
   const set = (k: string, v: string) =>
     setParams(
       (p) => {
@@ -32,52 +44,91 @@ export default function MonitoringPage() {
       },
       { replace: true },
     );
-  const d = useDashboard(tab, range, env, interval);
-  const [tabFocus, setTabFocus] = useState(tab);
+  const d = useDashboard(
+    tab === 'service' ? 'operations' : tab,
+    range,
+    env,
+    tab === 'service' ? 0 : interval,
+  );
+  const [tabFocus, setTabFocus] = useState<PageTab>(tab);
+  const intervals: number[] = INTERVALS.includes(interval as (typeof INTERVALS)[number])
+    ? [...INTERVALS]
+    : [...INTERVALS, interval];
+  const intervalLabel = (n: number) =>
+    n === 0
+      ? t('mon.refresh.off')
+      : n === 30 || n === 60 || n === 300
+        ? t(`mon.refresh.${n}`)
+        : t('mon.refresh.every', { n });
 
   return (
     <section className="mon-page">
       <header className="mon-header">
-        <h1>Monitoring</h1>
-        <form className="mon-filters" aria-label="Global filters" onSubmit={(e) => e.preventDefault()}>
+        <h1>{t('mon.title')}</h1>
+        <form className="mon-filters" aria-label={t('mon.filters')} onSubmit={(e) => e.preventDefault()}>
+          {tab === 'service' ? (
+            <label>
+              {t('mon.svc.days')}{' '}
+              <select value={days} onChange={(e) => set('days', e.target.value)} name="days">
+                {SERVICE_DAYS.map((n) => (
+                  <option key={n} value={n}>
+                    {t('mon.svc.days.n', { n })}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <>
+              <label>
+                {t('mon.range')}{' '}
+                <select value={range} onChange={(e) => set('range', e.target.value)} name="range">
+                  {RANGES.map((r) => (
+                    <option key={r} value={r}>
+                      {t(`mon.range.${r}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                {t('mon.env')}{' '}
+                <select value={env} onChange={(e) => set('env', e.target.value)} name="env">
+                  {ENVS.map((x) => (
+                    <option key={x} value={x}>
+                      {t(`mon.env.${x}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </>
+          )}
           <label>
-            Time range{' '}
-            <select value={range} onChange={(e) => set('range', e.target.value)} name="range">
-              {RANGES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
+            {t('mon.refresh')}{' '}
+            <select value={interval} onChange={(e) => set('interval', e.target.value)} name="interval">
+              {intervals.map((n) => (
+                <option key={n} value={n}>
+                  {intervalLabel(n)}
                 </option>
               ))}
             </select>
           </label>
-          <label>
-            Environment{' '}
-            <select value={env} onChange={(e) => set('env', e.target.value)} name="env">
-              {ENVS.map((x) => (
-                <option key={x} value={x}>
-                  {x}
-                </option>
-              ))}
-            </select>
-          </label>
-          <span className="mon-muted">
-            refresh every {interval} s{d.notConfigured ? ' (paused: not configured)' : ''}
-          </span>
+          {tab !== 'service' && d.notConfigured && interval > 0 && (
+            <span className="mon-muted">({t('mon.refresh.paused')})</span>
+          )}
         </form>
       </header>
-      <div role="tablist" aria-label="Dashboard tabs" className="mon-tabs">
-        {TABS.map((t) => (
+      <div role="tablist" aria-label={t('mon.tabs')} className="mon-tabs">
+        {TABS.map((id) => (
           <button
-            key={t.id}
+            key={id}
             role="tab"
             type="button"
-            id={`tab-${t.id}`}
-            aria-selected={t.id === tab}
-            aria-controls={`tabpanel-${t.id}`}
-            tabIndex={t.id === (tabFocus ?? tab) ? 0 : -1}
-            onClick={() => set('tab', t.id)}
+            id={`tab-${id}`}
+            aria-selected={id === tab}
+            aria-controls={`tabpanel-${id}`}
+            tabIndex={id === (tabFocus ?? tab) ? 0 : -1}
+            onClick={() => set('tab', id)}
             onKeyDown={(e) => {
-              const i = TABS.findIndex((x) => x.id === t.id);
+              const i = TABS.indexOf(id);
               const next =
                 e.key === 'ArrowRight'
                   ? TABS[(i + 1) % TABS.length]
@@ -85,37 +136,49 @@ export default function MonitoringPage() {
                     ? TABS[(i + TABS.length - 1) % TABS.length]
                     : undefined;
               if (next) {
-                setTabFocus(next.id);
-                set('tab', next.id);
-                document.getElementById(`tab-${next.id}`)?.focus();
+                setTabFocus(next);
+                set('tab', next);
+                document.getElementById(`tab-${next}`)?.focus();
               }
             }}
           >
-            {t.label}
+            {t(`mon.tab.${id}`)}
           </button>
         ))}
       </div>
       <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="mon-grid">
-        {d.catalogError && (
-          <p className="state state-error" role="alert">
-            {d.catalogError}
-          </p>
-        )}
-        {!d.catalog && !d.catalogError && (
-          <p className="state state-loading" role="status">
-            Loading panels…
-          </p>
-        )}
-        {d.panels.map((p) => (
-          <PanelCard
-            key={p.id}
-            panel={p}
-            state={d.states[p.id] ?? { status: 'loading' }}
-            refreshing={Boolean(d.refreshing[p.id])}
-            onRefresh={() => void d.refreshPanel(p)}
-          />
-        ))}
+        {tab === 'service' ? <ServiceTab days={days} intervalSeconds={interval} /> : <DashboardTab d={d} />}
       </div>
     </section>
+  );
+}
+
+function DashboardTab({ d }: { d: ReturnType<typeof useDashboard> }) {
+  const { t } = useMonT();
+  const unconfigured = d.panels.filter((p) => d.states[p.id]?.status === 'not-configured');
+  return (
+    <>
+      {d.catalogError !== null && (
+        <p className="state state-error" role="alert">
+          {d.catalogError || t('mon.catalogError')}
+        </p>
+      )}
+      {!d.catalog && d.catalogError === null && (
+        <p className="state state-loading" role="status">
+          {t('mon.loadingPanels')}
+        </p>
+      )}
+      {unconfigured.length > 0 && <SetupCard stores={d.stores} panels={d.catalog?.panels ?? []} />}
+      {/* the card explains once; each waiting panel only names the store it needs (spec: a placeholder per panel) */}
+      {d.panels.map((p) => (
+        <PanelCard
+          key={p.id}
+          panel={p}
+          state={d.states[p.id] ?? { status: 'loading' }}
+          refreshing={Boolean(d.refreshing[p.id])}
+          onRefresh={() => void d.refreshPanel(p)}
+        />
+      ))}
+    </>
   );
 }

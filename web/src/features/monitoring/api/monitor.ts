@@ -57,3 +57,26 @@ export async function getPanelData(
   const fetchedAt = Date.parse(res.headers.get('x-monitor-fetched-at') ?? '') || Date.now();
   return { data: body, stale: res.headers.get('x-monitor-stale') === 'true', fetchedAt };
 }
+
+export interface ServiceStats {
+  days: number;
+  since: string;
+  generated_at: string;
+  runs_per_day: { day: string; completed: number; failed: number; running: number }[];
+  failures_per_stage: { stage: string; count: number }[];
+  articles_per_source: { source: string; count: number }[];
+  citation_coverage: { articles: number; with_citation: number; share: number | null };
+  last_run_per_source: {
+    source_id: string;
+    name: string;
+    topic: string;
+    enabled: boolean;
+    last_fetched_at: string | null;
+    last_error: string | null;
+    last_article_at: string | null;
+  }[];
+}
+
+/** The Service tab: `GET /admin/service-stats?days=N`, from the service's own database. */
+export const getServiceStats = (days: number, signal?: AbortSignal) =>
+  api<ServiceStats>('/admin/service-stats', { query: { days }, signal });

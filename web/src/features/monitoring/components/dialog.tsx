@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { X } from 'lucide-react';
+import { useMonT } from '../i18n/use-mon-t';
 
 /** A modal on the native <dialog>: focus moves in and back, Escape closes, the page behind is inert. */
 export function Dialog({
@@ -13,6 +14,7 @@ export function Dialog({
   children: ReactNode;
   wide?: boolean;
 }) {
+  const { t } = useMonT();
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -35,7 +37,7 @@ export function Dialog({
     >
       <header className="mon-dialog-head">
         <h2>{title}</h2>
-        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label={t('mon.close')} onClick={onClose}>
           <X size={18} aria-hidden />
         </button>
       </header>

@@ -3,21 +3,23 @@ import { Copy } from 'lucide-react';
 import { nsToDate, toLogRows, type LogRow } from '../model/panel-data';
 import type { StreamResult } from '../model/types';
 import { Dialog } from './dialog';
+import { useMonT } from '../i18n/use-mon-t';
 
 /** Log lines of one level; a row opens the raw entry. */
 export function LogsTable({ streams }: { streams: StreamResult[] }) {
+  const { t } = useMonT();
   const rows = toLogRows(streams);
   const [open, setOpen] = useState<LogRow | null>(null);
-  if (!rows.length) return <p className="state state-empty">No log lines in this range.</p>;
+  if (!rows.length) return <p className="state state-empty">{t('mon.logs.empty')}</p>;
   return (
     <>
       <div className="mon-table-wrap">
         <table className="mon-table">
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Message</th>
+              <th scope="col">{t('mon.logs.time')}</th>
+              <th scope="col">{t('mon.logs.event')}</th>
+              <th scope="col">{t('mon.logs.message')}</th>
             </tr>
           </thead>
           <tbody>
@@ -28,7 +30,7 @@ export function LogsTable({ streams }: { streams: StreamResult[] }) {
                 tabIndex={0}
                 onClick={() => setOpen(r)}
                 onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), setOpen(r))}
-                aria-label={`log entry ${String(r.fields.event ?? '')}`}
+                aria-label={t('mon.logs.entryOf', { event: String(r.fields.event ?? '') })}
               >
                 <td>{nsToDate(r.ts).toLocaleString()}</td>
                 <td>{String(r.fields.event ?? '')}</td>
@@ -44,6 +46,7 @@ export function LogsTable({ streams }: { streams: StreamResult[] }) {
 }
 
 function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
+  const { t } = useMonT();
   const [copied, setCopied] = useState(false);
   const raw = (() => {
     try {
@@ -53,19 +56,19 @@ function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
     }
   })();
   return (
-    <Dialog title="Log entry" onClose={onClose}>
+    <Dialog title={t('mon.logs.entry')} onClose={onClose}>
       <dl className="mon-facts">
-        <dt>Event</dt>
+        <dt>{t('mon.logs.event')}</dt>
         <dd>{String(row.fields.event ?? '—')}</dd>
-        <dt>Correlation id</dt>
+        <dt>{t('mon.logs.correlation')}</dt>
         <dd>
           <code>{String(row.fields.correlation_id ?? '—')}</code>
         </dd>
-        <dt>Log time</dt>
+        <dt>{t('mon.logs.logTime')}</dt>
         <dd>{nsToDate(row.ts).toISOString()}</dd>
-        <dt>Record time</dt>
+        <dt>{t('mon.logs.recordTime')}</dt>
         <dd>{String(row.fields.time ?? '—')}</dd>
-        <dt>Labels</dt>
+        <dt>{t('mon.logs.labels')}</dt>
         <dd>
           <code>
             {Object.entries(row.labels)
@@ -75,7 +78,7 @@ function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
         </dd>
       </dl>
       <div className="mon-raw-head">
-        <h3>Raw entry</h3>
+        <h3>{t('mon.logs.raw')}</h3>
         <button
           type="button"
           onClick={() => {
@@ -85,7 +88,7 @@ function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
             );
           }}
         >
-          <Copy size={14} aria-hidden /> {copied ? 'Copied' : 'Copy'}
+          <Copy size={14} aria-hidden /> {t(copied ? 'mon.logs.copied' : 'mon.logs.copy')}
         </button>
       </div>
       <pre className="mon-raw" data-testid="log-raw">

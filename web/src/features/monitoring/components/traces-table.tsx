@@ -5,12 +5,14 @@ import { articlePipelines, nsToDate, traceEnvironment, type ArticleStages } from
 import type { TraceDetail, TraceSummary } from '../model/types';
 import { WaterfallDialog } from './waterfall-dialog';
 import { WorkflowDialog } from './workflow-dialog';
+import { useMonT } from '../i18n/use-mon-t';
 
 type Loaded =
   { status: 'loading' } | { status: 'error'; message: string } | { status: 'ok'; detail: TraceDetail };
 
 /** Scraper runs; a row expands to the run's per-article pipeline spans. */
 export function TracesTable({ traces }: { traces: TraceSummary[] }) {
+  const { t } = useMonT();
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const [details, setDetails] = useState<Record<string, Loaded>>({});
   const [waterfall, setWaterfall] = useState<string | null>(null);
@@ -25,7 +27,7 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
     );
   };
 
-  if (!traces.length) return <p className="state state-empty">No runs in this range.</p>;
+  if (!traces.length) return <p className="state state-empty">{t('mon.traces.empty')}</p>;
   const wfDetail = waterfall ? details[waterfall] : undefined;
   return (
     <>
@@ -33,30 +35,32 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
         <table className="mon-table">
           <thead>
             <tr>
-              <th scope="col" aria-label="expand" />
-              <th scope="col">Started</th>
-              <th scope="col">Run</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Spans</th>
+              <th scope="col" aria-label={t('mon.traces.expandCol')} />
+              <th scope="col">{t('mon.traces.started')}</th>
+              <th scope="col">{t('mon.traces.run')}</th>
+              <th scope="col">{t('mon.traces.duration')}</th>
+              <th scope="col">{t('mon.traces.environment')}</th>
+              <th scope="col">{t('mon.traces.spans')}</th>
             </tr>
           </thead>
           <tbody>
-            {traces.map((t) => {
-              const open = expanded[t.traceID];
-              const d = details[t.traceID];
+            {traces.map((tr) => {
+              const open = expanded[tr.traceID];
+              const d = details[tr.traceID];
               return (
-                <Fragment key={t.traceID}>
+                <Fragment key={tr.traceID}>
                   <tr>
                     <td>
                       <button
                         type="button"
                         className="icon-button"
                         aria-expanded={Boolean(open)}
-                        aria-label={`${open ? 'Collapse' : 'Expand'} run ${t.traceID.slice(0, 8)}`}
+                        aria-label={t(open ? 'mon.traces.collapse' : 'mon.traces.expand', {
+                          id: tr.traceID.slice(0, 8),
+                        })}
                         onClick={() => {
-                          setExpanded((e) => ({ ...e, [t.traceID]: !open }));
-                          if (!open) load(t.traceID);
+                          setExpanded((e) => ({ ...e, [tr.traceID]: !open }));
+                          if (!open) load(tr.traceID);
                         }}
                       >
                         {open ? (
@@ -66,21 +70,21 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
                         )}
                       </button>
                     </td>
-                    <td>{nsToDate(t.startTimeUnixNano).toLocaleString()}</td>
+                    <td>{nsToDate(tr.startTimeUnixNano).toLocaleString()}</td>
                     <td>
-                      <code>{t.rootTraceName ?? 'scraper.run'}</code>{' '}
-                      <span className="mon-muted">{t.traceID.slice(0, 8)}</span>
+                      <code>{tr.rootTraceName ?? 'scraper.run'}</code>{' '}
+                      <span className="mon-muted">{tr.traceID.slice(0, 8)}</span>
                     </td>
-                    <td>{t.durationMs !== undefined ? `${t.durationMs} ms` : '—'}</td>
-                    <td>{traceEnvironment(t) ?? '—'}</td>
-                    <td>{t.spanSet?.matched ?? '—'}</td>
+                    <td>{tr.durationMs !== undefined ? `${tr.durationMs} ms` : '—'}</td>
+                    <td>{traceEnvironment(tr) ?? '—'}</td>
+                    <td>{tr.spanSet?.matched ?? '—'}</td>
                   </tr>
                   {open && (
                     <tr className="mon-expanded">
                       <td colSpan={6}>
                         {!d || d.status === 'loading' ? (
                           <p className="state state-loading" role="status">
-                            Loading spans…
+                            {t('mon.traces.loadingSpans')}
                           </p>
                         ) : d.status === 'error' ? (
                           <p className="state state-error" role="alert">
@@ -89,7 +93,7 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
                         ) : (
                           <RunArticles
                             articles={articlePipelines(d.detail)}
-                            onWaterfall={() => setWaterfall(t.traceID)}
+                            onWaterfall={() => setWaterfall(tr.traceID)}
                             onWorkflow={setWorkflow}
                           />
                         )}
@@ -119,25 +123,30 @@ function RunArticles({
   onWaterfall: () => void;
   onWorkflow: (a: ArticleStages) => void;
 }) {
+  const { t } = useMonT();
   return (
     <div className="mon-run-articles">
       <button type="button" onClick={onWaterfall}>
-        Open waterfall
+        {t('mon.traces.openWaterfall')}
       </button>
-      <ul aria-label="article pipelines">
+      <ul aria-label={t('mon.traces.pipelines')}>
         {articles.map((a) => (
           <li key={a.pipelineSpanId} className={a.error ? 'is-error' : undefined}>
             <span className={`mon-badge ${a.error ? 'mon-badge-error' : 'mon-badge-ok'}`}>
-              {a.error ? 'error' : 'ok'}
+              {t(a.error ? 'mon.traces.error' : 'mon.traces.ok')}
             </span>{' '}
             <span className="mon-ellipsis">{a.url}</span>{' '}
-            <span className="mon-muted">{a.stages.length} stages</span>{' '}
-            <button type="button" onClick={() => onWorkflow(a)} aria-label={`Workflow of ${a.url}`}>
-              Workflow
+            <span className="mon-muted">{t('mon.traces.stages', { n: a.stages.length })}</span>{' '}
+            <button
+              type="button"
+              onClick={() => onWorkflow(a)}
+              aria-label={t('mon.traces.workflowOf', { url: a.url })}
+            >
+              {t('mon.traces.workflow')}
             </button>
           </li>
         ))}
-        {!articles.length && <li className="mon-muted">No article spans in this run.</li>}
+        {!articles.length && <li className="mon-muted">{t('mon.traces.noArticles')}</li>}
       </ul>
     </div>
   );

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { attr, waterfallRows } from '../model/panel-data';
 import type { TraceDetail } from '../model/types';
 import { Dialog } from './dialog';
+import { useMonT } from '../i18n/use-mon-t';
 
 const ROW = 24;
 const VISIBLE = 24;
@@ -19,6 +20,7 @@ export function WaterfallDialog({
   detail: TraceDetail;
   onClose: () => void;
 }) {
+  const { t } = useMonT();
   const { rows, totalMs } = useMemo(() => waterfallRows(detail), [detail]);
   const [scrollTop, setScrollTop] = useState(0);
   const [selected, setSelected] = useState<number | null>(null);
@@ -27,7 +29,7 @@ export function WaterfallDialog({
   const sel = selected !== null ? rows[selected] : undefined;
   return (
     <Dialog
-      title={`Trace ${traceId.slice(0, 16)} · ${rows.length} spans · ${totalMs.toFixed(1)} ms`}
+      title={t('mon.wf.title', { id: traceId.slice(0, 16), n: rows.length, ms: totalMs.toFixed(1) })}
       onClose={onClose}
       wide
     >
@@ -36,7 +38,7 @@ export function WaterfallDialog({
         style={{ height: VISIBLE * ROW }}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         role="list"
-        aria-label="spans"
+        aria-label={t('mon.wf.spans')}
         data-testid="waterfall"
       >
         <div style={{ height: rows.length * ROW, position: 'relative' }}>
@@ -67,18 +69,19 @@ export function WaterfallDialog({
         </div>
       </div>
       {sel && (
-        <section className="mon-span-attrs" aria-label="selected span">
+        <section className="mon-span-attrs" aria-label={t('mon.wf.selected')}>
           <h3>
-            {sel.span.name} {sel.error && <span className="mon-badge mon-badge-error">error</span>}
+            {sel.span.name}{' '}
+            {sel.error && <span className="mon-badge mon-badge-error">{t('mon.traces.error')}</span>}
           </h3>
           <dl className="mon-facts">
-            <dt>Duration</dt>
+            <dt>{t('mon.wf.duration')}</dt>
             <dd>{sel.durationMs.toFixed(2)} ms</dd>
-            <dt>Start offset</dt>
+            <dt>{t('mon.wf.offset')}</dt>
             <dd>{sel.offsetMs.toFixed(2)} ms</dd>
             {sel.span.status?.message && (
               <>
-                <dt>Status message</dt>
+                <dt>{t('mon.wf.status')}</dt>
                 <dd>{sel.span.status.message}</dd>
               </>
             )}

@@ -1,11 +1,13 @@
 import { CheckCircle2, CircleDashed, XCircle } from 'lucide-react';
 import type { ArticleStages } from '../model/panel-data';
 import { Dialog } from './dialog';
+import { useMonT } from '../i18n/use-mon-t';
 
 /** One article's pipeline as sequential stage cards. */
 export function WorkflowDialog({ article, onClose }: { article: ArticleStages; onClose: () => void }) {
+  const { t } = useMonT();
   return (
-    <Dialog title={`Article workflow: ${article.url}`} onClose={onClose}>
+    <Dialog title={t('mon.workflow.title', { url: article.url })} onClose={onClose}>
       <ol className="mon-stages" data-testid="workflow">
         {article.stages.map((s, i) => (
           <li key={`${s.name}-${i}`} className={`mon-stage is-${s.status}`}>
@@ -21,15 +23,14 @@ export function WorkflowDialog({ article, onClose }: { article: ArticleStages; o
             <div>
               <strong>{s.name}</strong>
               <div className="mon-muted">
-                {s.status === 'error' ? 'failed' : 'completed'} · {s.durationMs.toFixed(1)} ms
+                {t(s.status === 'error' ? 'mon.workflow.failed' : 'mon.workflow.completed')} ·{' '}
+                {s.durationMs.toFixed(1)} ms
               </div>
               {s.message && <p className="mon-stage-error">{s.message}</p>}
             </div>
           </li>
         ))}
-        {!article.stages.length && (
-          <li className="state state-empty">No stage spans recorded for this article.</li>
-        )}
+        {!article.stages.length && <li className="state state-empty">{t('mon.workflow.empty')}</li>}
       </ol>
     </Dialog>
   );

@@ -121,14 +121,27 @@ export const attr = (attrs: Attr[] | undefined, key: string): string | undefined
   );
 };
 
-/** "12 s ago", "3 min ago": the age of stale data. */
-export function ageText(fetchedAt: number, now: number): string {
+/** The age of stale data as a message key and number: "12 s ago", "3 min ago", "2 h ago". */
+export function age(fetchedAt: number, now: number): { unit: 's' | 'min' | 'h'; n: number } {
   const s = Math.max(0, Math.round((now - fetchedAt) / 1000));
-  if (s < 60) return `${s} s ago`;
+  if (s < 60) return { unit: 's', n: s };
   const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  return `${Math.round(m / 60)} h ago`;
+  if (m < 60) return { unit: 'min', n: m };
+  return { unit: 'h', n: Math.round(m / 60) };
 }
+
+/** A time as the stores take it (unix s/ms/us/ns digits or RFC 3339) in unix seconds. */
+export function toSeconds(t: string | number): number {
+  const digits = String(t);
+  if (/^\d+$/.test(digits)) {
+    const n = Number(digits);
+    return digits.length >= 18 ? n / 1e9 : digits.length >= 15 ? n / 1e6 : digits.length >= 12 ? n / 1e3 : n;
+  }
+  return Date.parse(digits) / 1000;
+}
+
+/** The [start, end] a query asked for, in unix seconds: the x axis of its chart. */
+export const queryWindow = (q: PanelQuery): [number, number] => [toSeconds(q.start), toSeconds(q.end)];
 
 export interface WaterfallRow {
   span: SpanJson;

@@ -37,7 +37,13 @@ export interface PanelCatalog {
 
 export type BatchResult =
   | { id: string; status: 'ok'; data: unknown; stale: boolean; fetched_at: string }
-  | { id: string; status: 'error'; error: { code: string; message: string } };
+  | {
+      id: string;
+      status: 'error';
+      error: { code: string; message: string };
+      /** when this question last had an answer (an outage shows the age of the panel's data) */
+      last_fetched_at?: string;
+    };
 
 export interface MatrixSeries {
   metric: Record<string, string>;
@@ -79,9 +85,32 @@ export interface TraceDetail {
   batches: { resource?: { attributes?: Attr[] }; scopeSpans?: { spans?: SpanJson[] }[] }[];
 }
 
-/** What one panel shows at a moment. */
+/** A store the dashboard reads (log-metrics panels read the log store). */
+export type Store = 'logs' | 'traces';
+export const storeOf = (ds: Datasource): Store => (ds === 'traces' ? 'traces' : 'logs');
+
+/**
+ * A panel's error: a server code (`bad_query`, `upstream_error`, `upstream_timeout`, `rate_limited`,
+ * `upstream_format`) or a client one (`no_result`, `load_failed`), the store's or server's own text,
+ * and when the panel last had good data.
+ */
+export interface PanelError {
+  code: string;
+  message?: string;
+  lastFetchedAt?: number;
+}
+
+/** What one panel shows at a moment; `window` is the range asked, [start, end] in unix seconds. */
 export type PanelState =
   | { status: 'loading' }
-  | { status: 'not-configured' }
-  | { status: 'error'; message: string }
-  | { status: 'ok'; data: unknown; fetchedAt: number; stale: boolean };
+  | { status: 'not-configured'; store: Store }
+  | { status: 'error'; error: PanelError }
+  | {
+      status: 'ok';
+      data: unknown;
+      fetchedAt: number;
+      stale: boolean;
+      window: [number, number];
+      /** an outage after good data: the data stays, marked stale, with the error */
+      error?: PanelError;
+    };

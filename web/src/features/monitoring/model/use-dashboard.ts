@@ -1,8 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { getPanelData, getPanels, postBatch } from '../api/monitor';
-import { FormatError, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
-import type { Datasource, Environment, PanelCatalog, PanelDef, PanelState, TabId, TimeRange } from './types';
+import { FormatError, queryWindow, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
+import {
+  storeOf,
+  type Datasource,
+  type Environment,
+  type PanelCatalog,
+  type PanelDef,
+  type PanelError,
+  type PanelState,
+  type Store,
+  type TabId,
+  type TimeRange,
+} from './types';
 
 /** Checks a payload has the shape the panel draws; a changed upstream format becomes the panel's error. */
 export function checkShape(panel: PanelDef, data: unknown): void {
@@ -11,36 +22,48 @@ export function checkShape(panel: PanelDef, data: unknown): void {
   else readTraces(data);
 }
 
-function settle(panel: PanelDef, data: unknown, fetchedAt: number, stale: boolean): PanelState {
+function settle(
+  panel: PanelDef,
+  data: unknown,
+  fetchedAt: number,
+  stale: boolean,
+  window: [number, number],
+): PanelState {
   try {
     checkShape(panel, data);
-    return { status: 'ok', data, fetchedAt, stale };
+    return { status: 'ok', data, fetchedAt, stale, window };
   } catch (e) {
     // the raw payload goes to the console so an operator can see what changed upstream
     console.error(
       `[monitoring] panel "${panel.id}": unexpected upstream format`,
       (e as FormatError).raw ?? e,
     );
-    return { status: 'error', message: 'The data source answered in an unexpected format.' };
+    return { status: 'error', error: { code: 'upstream_format' } };
   }
 }
 
+/** Errors of a store that is down or throttling: the panel keeps its last data, marked stale. */
+const OUTAGE = new Set(['upstream_error', 'upstream_timeout', 'rate_limited', 'load_failed']);
+
 /**
- * A rate-limited panel keeps the data it has, marked stale with its original fetch time (the age
- * shown grows); only a panel with nothing to show yet takes the error.
+ * A panel that fails keeps the data it has when the store is down or rate limiting (marked stale,
+ * with the error and its original fetch time, so the age shown grows); a refused query or a changed
+ * format replaces it: that data would not come back by waiting.
  */
-function keepOnRateLimit(
-  current: Record<string, PanelState>,
-  next: Record<string, PanelState>,
-  limited: Set<string>,
-): Record<string, PanelState> {
-  const out = { ...next };
-  for (const id of limited) {
-    const had = current[id];
-    if (had?.status === 'ok') out[id] = { ...had, stale: true };
-  }
-  return out;
+function failed(had: PanelState | undefined, error: PanelError): PanelState {
+  if (had?.status === 'ok' && OUTAGE.has(error.code))
+    return { ...had, stale: true, error: { ...error, lastFetchedAt: error.lastFetchedAt ?? had.fetchedAt } };
+  const lastFetchedAt =
+    error.lastFetchedAt ?? (had?.status === 'error' ? had.error.lastFetchedAt : undefined);
+  return { status: 'error', error: { ...error, lastFetchedAt } };
 }
+
+const errorOf = (e: unknown): PanelError =>
+  e instanceof ApiError
+    ? { code: e.status === 429 ? 'rate_limited' : e.code, message: e.message }
+    : { code: 'load_failed' };
+
+export type StoreStatus = Partial<Record<Store, 'missing' | 'ok'>>;
 
 export interface Dashboard {
   catalog: PanelCatalog | null;
@@ -48,18 +71,22 @@ export interface Dashboard {
   panels: PanelDef[];
   states: Record<string, PanelState>;
   refreshing: Record<string, boolean>;
+  /** every panel of the tab waits for a store that is not configured (the interval stops) */
   notConfigured: boolean;
+  /** what the server said of each store so far: a 503 names it missing */
+  stores: StoreStatus;
   refreshPanel(panel: PanelDef): Promise<void>;
 }
 
 /**
  * Loading rules of the dashboard: the first visit to a tab (and every filter change) fills all its
  * panels with one batch request per datasource type; every interval tick does the same for the
- * current tab; a 503 (not configured) turns every panel of the tab into a placeholder and stops the
- * interval; a panel's own refresh is one GET.
+ * current tab, skipping stores known to be missing; a 503 (not configured) marks the panels of that
+ * store; a panel's own refresh is one GET.
  */
 export function useDashboard(
-  tab: TabId,
+  /** null: no dashboard tab is shown (the Service tab), nothing is queried */
+  tab: TabId | null,
   range: TimeRange,
   env: Environment,
   intervalSeconds: number,
@@ -71,7 +98,8 @@ export function useDashboard(
   const current = (q: PanelDef['query']) => slideWindow(q, Date.now() - catalogAt.current);
   const [states, setStates] = useState<Record<string, PanelState>>({});
   const [refreshing, setRefreshing] = useState<Record<string, boolean>>({});
-  const [notConfigured, setNotConfigured] = useState(false);
+  const [stores, setStores] = useState<StoreStatus>({});
+  const missing = useRef(new Set<Store>());
   const generation = useRef(0);
 
   useEffect(() => {
@@ -83,80 +111,95 @@ export function useDashboard(
         setCatalog(c);
       },
       (e: unknown) => {
-        if ((e as Error).name !== 'AbortError')
-          setCatalogError(e instanceof ApiError ? e.message : 'The panel catalog could not be loaded.');
+        if ((e as Error).name !== 'AbortError') setCatalogError(e instanceof ApiError ? e.message : '');
       },
     );
     return () => ctrl.abort();
   }, [range, env]);
 
-  const panels = catalog ? catalog.panels.filter((p) => p.tab === tab) : [];
+  const panels = catalog && tab ? catalog.panels.filter((p) => p.tab === tab) : [];
 
-  const loadTab = useCallback(async (tabPanels: PanelDef[], gen: number, initial: boolean) => {
-    const groups = new Map<Datasource, PanelDef[]>();
-    for (const p of tabPanels) groups.set(p.datasource, [...(groups.get(p.datasource) ?? []), p]);
-    if (initial)
-      setStates((s) => ({
-        ...s,
-        ...Object.fromEntries(
-          tabPanels.map((p) => [p.id, s[p.id]?.status === 'ok' ? s[p.id]! : { status: 'loading' as const }]),
-        ),
-      }));
-    let unconfigured = false;
-    await Promise.all(
-      [...groups].map(async ([ds, list]) => {
-        let next: Record<string, PanelState>;
-        const limited = new Set<string>();
-        try {
-          const { results } = await postBatch(
-            ds,
-            list.map((p) => current(p.query)),
-          );
-          const byId = new Map(results.map((r) => [r.id, r]));
-          next = Object.fromEntries(
-            list.map((p) => {
-              const r = byId.get(p.query.id);
-              if (!r) return [p.id, { status: 'error', message: 'No result for this panel.' }];
-              if (r.status === 'error') {
-                if (r.error.code === 'rate_limited') limited.add(p.id);
-                if (r.error.code === 'upstream_format')
-                  console.error(`[monitoring] panel "${p.id}": ${r.error.message}`);
-                return [p.id, { status: 'error', message: r.error.message }];
-              }
-              return [p.id, settle(p, r.data, Date.parse(r.fetched_at) || Date.now(), r.stale)];
-            }),
-          );
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 503) {
-            unconfigured = true;
-            next = Object.fromEntries(list.map((p) => [p.id, { status: 'not-configured' as const }]));
-          } else {
-            const message = e instanceof ApiError ? e.message : 'The data could not be loaded.';
-            if (e instanceof ApiError && e.status === 429) for (const p of list) limited.add(p.id);
-            next = Object.fromEntries(list.map((p) => [p.id, { status: 'error' as const, message }]));
-          }
-        }
-        if (gen === generation.current) setStates((s) => ({ ...s, ...keepOnRateLimit(s, next, limited) }));
-      }),
-    );
-    if (unconfigured && gen === generation.current) {
-      // every panel of the tab shows the placeholder, and the interval stops retrying
-      setStates((s) => ({
-        ...s,
-        ...Object.fromEntries(tabPanels.map((p) => [p.id, { status: 'not-configured' as const }])),
-      }));
-      setNotConfigured(true);
-    }
+  const markStore = useCallback((store: Store, status: 'missing' | 'ok') => {
+    if (status === 'missing') missing.current.add(store);
+    else missing.current.delete(store);
+    setStores((s) => (s[store] === status ? s : { ...s, [store]: status }));
   }, []);
+
+  const loadTab = useCallback(
+    async (tabPanels: PanelDef[], gen: number, initial: boolean) => {
+      const groups = new Map<Datasource, PanelDef[]>();
+      for (const p of tabPanels) {
+        if (!initial && missing.current.has(storeOf(p.datasource))) continue;
+        groups.set(p.datasource, [...(groups.get(p.datasource) ?? []), p]);
+      }
+      if (initial)
+        setStates((s) => ({
+          ...s,
+          ...Object.fromEntries(
+            tabPanels.map((p) => [
+              p.id,
+              s[p.id]?.status === 'ok' ? s[p.id]! : { status: 'loading' as const },
+            ]),
+          ),
+        }));
+      await Promise.all(
+        [...groups].map(async ([ds, list]) => {
+          let apply: (s: Record<string, PanelState>) => Record<string, PanelState>;
+          try {
+            const queries = list.map((p) => current(p.query));
+            const { results } = await postBatch(ds, queries);
+            markStore(storeOf(ds), 'ok');
+            const byId = new Map(results.map((r) => [r.id, r]));
+            apply = (s) =>
+              Object.fromEntries(
+                list.map((p, i) => {
+                  const r = byId.get(p.query.id);
+                  if (!r) return [p.id, failed(s[p.id], { code: 'no_result' })];
+                  if (r.status === 'error') {
+                    if (r.error.code === 'upstream_format')
+                      console.error(`[monitoring] panel "${p.id}": ${r.error.message}`);
+                    const last = r.last_fetched_at ? Date.parse(r.last_fetched_at) : NaN;
+                    return [
+                      p.id,
+                      failed(s[p.id], {
+                        code: r.error.code,
+                        message: r.error.message,
+                        lastFetchedAt: Number.isFinite(last) ? last : undefined,
+                      }),
+                    ];
+                  }
+                  const at = Date.parse(r.fetched_at) || Date.now();
+                  return [p.id, settle(p, r.data, at, r.stale, queryWindow(queries[i]!))];
+                }),
+              );
+          } catch (e) {
+            if (e instanceof ApiError && e.status === 503) {
+              markStore(storeOf(ds), 'missing');
+              apply = () =>
+                Object.fromEntries(
+                  list.map((p) => [p.id, { status: 'not-configured' as const, store: storeOf(ds) }]),
+                );
+            } else {
+              const error = errorOf(e);
+              apply = (s) => Object.fromEntries(list.map((p) => [p.id, failed(s[p.id], error)]));
+            }
+          }
+          if (gen === generation.current) setStates((s) => ({ ...s, ...apply(s) }));
+        }),
+      );
+    },
+    [markStore],
+  );
 
   // first visit to a tab, and every filter change (a new catalog): one batch per datasource type
   const panelKey = panels.map((p) => `${p.id}:${JSON.stringify(p.query)}`).join('|');
   useEffect(() => {
     if (!panels.length) return;
     const gen = ++generation.current;
-    setNotConfigured(false);
     void loadTab(panels, gen, true);
   }, [panelKey, loadTab]);
+
+  const notConfigured = panels.length > 0 && panels.every((p) => states[p.id]?.status === 'not-configured');
 
   // every interval tick refreshes the current tab through one batch per type
   useEffect(() => {
@@ -167,32 +210,25 @@ export function useDashboard(
 
   const refreshPanel = useCallback(async (panel: PanelDef) => {
     setRefreshing((r) => ({ ...r, [panel.id]: true }));
+    const query = current(panel.query);
     try {
-      const { data, stale, fetchedAt } = await getPanelData({ ...panel, query: current(panel.query) });
-      setStates((s) => ({ ...s, [panel.id]: settle(panel, data, fetchedAt, stale) }));
+      const { data, stale, fetchedAt } = await getPanelData({ ...panel, query });
+      setStates((s) => ({ ...s, [panel.id]: settle(panel, data, fetchedAt, stale, queryWindow(query)) }));
     } catch (e) {
       if (e instanceof ApiError && e.status === 503)
-        setStates((s) => ({ ...s, [panel.id]: { status: 'not-configured' } }));
-      else if (e instanceof ApiError && e.status === 429)
         setStates((s) => ({
           ...s,
-          ...keepOnRateLimit(s, { [panel.id]: { status: 'error', message: e.message } }, new Set([panel.id])),
+          [panel.id]: { status: 'not-configured', store: storeOf(panel.datasource) },
         }));
       else {
         if (e instanceof ApiError && e.code === 'upstream_format')
           console.error(`[monitoring] panel "${panel.id}": ${e.message}`);
-        setStates((s) => ({
-          ...s,
-          [panel.id]: {
-            status: 'error',
-            message: e instanceof ApiError ? e.message : 'The data could not be loaded.',
-          },
-        }));
+        setStates((s) => ({ ...s, [panel.id]: failed(s[panel.id], errorOf(e)) }));
       }
     } finally {
       setRefreshing((r) => ({ ...r, [panel.id]: false }));
     }
   }, []);
 
-  return { catalog, catalogError, panels, states, refreshing, notConfigured, refreshPanel };
+  return { catalog, catalogError, panels, states, refreshing, notConfigured, stores, refreshPanel };
 }
