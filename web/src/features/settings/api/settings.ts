@@ -14,6 +14,11 @@ export interface NotificationSettings {
   locale: 'en' | 'zh-TW';
 }
 
+/** The settings answer: the saved settings and which delivery channels the server can use. */
+export interface NotificationSettingsView extends NotificationSettings {
+  delivery: { email: boolean; telegram: boolean };
+}
+
 const subsKey = ['user', 'subscriptions'];
 const settingsKey = ['user', 'notification-settings'];
 
@@ -38,7 +43,7 @@ export function useToggleSubscription() {
 export function useNotificationSettings() {
   return useQuery({
     queryKey: settingsKey,
-    queryFn: () => api<NotificationSettings>('/user/notification-settings'),
+    queryFn: () => api<NotificationSettingsView>('/user/notification-settings'),
   });
 }
 
@@ -46,7 +51,7 @@ export function useSaveNotificationSettings() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: NotificationSettings) =>
-      api<NotificationSettings>('/user/notification-settings', { method: 'PUT', body }),
+      api<NotificationSettingsView>('/user/notification-settings', { method: 'PUT', body }),
     onSuccess: (data) => qc.setQueryData(settingsKey, data),
   });
 }
