@@ -97,7 +97,7 @@ export function CrudSection<T extends { id: string; name: string }>({
                 <tr key={row.id} data-testid={`${resource}-row`}>
                   {cells(row).map((cell, i) => (
                     <td key={columns[i]} data-label={columns[i]}>
-                      {cell}
+                      <span className="cell">{cell}</span>
                     </td>
                   ))}
                   <td data-label={toggle.label}>
@@ -109,20 +109,22 @@ export function CrudSection<T extends { id: string; name: string }>({
                     />
                   </td>
                   <td className="row-actions" data-label={text.actions}>
-                    {edit && (
-                      <button
-                        type="button"
-                        aria-expanded={editing === row.id}
-                        aria-label={fill(text.editing, { name: row.name })}
-                        onClick={() => setEditing(editing === row.id ? null : row.id)}
-                      >
-                        {text.edit}
+                    <div className="actions">
+                      {edit && (
+                        <button
+                          type="button"
+                          aria-expanded={editing === row.id}
+                          aria-label={fill(text.editing, { name: row.name })}
+                          onClick={() => setEditing(editing === row.id ? null : row.id)}
+                        >
+                          {text.edit}
+                        </button>
+                      )}
+                      {rowActions?.(row)}
+                      <button type="button" className="danger" onClick={() => remove.mutate(row.id)}>
+                        {t('common.delete')}
                       </button>
-                    )}
-                    {rowActions?.(row)}
-                    <button type="button" className="danger" onClick={() => remove.mutate(row.id)}>
-                      {t('common.delete')}
-                    </button>
+                    </div>
                   </td>
                 </tr>,
                 edit && editing === row.id ? (
