@@ -135,6 +135,21 @@ describe.sequential('admin catalog editing, provider test, phone tables, setting
     }
   });
 
+  it('other admin pages on a phone: nothing overflows the page', async () => {
+    const { page, context } = await env.newContext({ as: 'admin', viewport: VIEWPORTS.phone });
+    for (const path of ['/admin/metrics', '/admin/jobs']) {
+      await page.goto(path);
+      await page.locator('main h1, h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+      await env.screenshot(page, `admin-phone${path.replace(/\//g, '-')}-en`);
+    }
+    await context.close();
+  });
+
   it('settings without SMTP: e-mail off and disabled with the reason; a bad chat id is refused', async () => {
     for (const lang of ['en', 'zh-TW'] as const) {
       for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
