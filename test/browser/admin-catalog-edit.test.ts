@@ -179,4 +179,19 @@ describe.sequential('admin catalog editing, provider test, phone tables, setting
       }
     }
   });
+
+  it('the weekly-report error without a provider links to the admin page that adds one', async () => {
+    await db().update(providers).set({ isActive: false });
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/jobs');
+    const reports = page.getByTestId('job-reports');
+    await reports.getByRole('button', { name: 'Generate weekly reports' }).click();
+    const link = reports.getByRole('alert').getByRole('link', { name: '/admin/catalog' });
+    await link.waitFor();
+    await env.screenshot(page, 'admin-jobs-provider-missing-en');
+    await link.click();
+    await page.waitForURL(/\/admin\/catalog$/);
+    await page.locator('section[aria-labelledby="providers-title"]').waitFor();
+    await context.close();
+  });
 });

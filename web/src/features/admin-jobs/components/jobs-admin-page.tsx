@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Play } from 'lucide-react';
+import { Link } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
 import { errorMessage } from '../../../lib/ui';
@@ -33,8 +34,26 @@ function JobError({ error }: { error: unknown }) {
   if (!error) return null;
   return (
     <p className="form-error" role="alert">
-      {errorMessage(error, t('common.error'))}
+      <WithAdminLinks text={errorMessage(error, t('common.error'))} />
     </p>
+  );
+}
+
+/** An error that names an admin page (e.g. "add one on the admin page /admin/catalog") links to it. */
+function WithAdminLinks({ text }: { text: string }) {
+  const parts = text.split(/(\/admin\/[a-z][a-z-]*)/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <Link key={i} to={part}>
+            {part}
+          </Link>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }
 
