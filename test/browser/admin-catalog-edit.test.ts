@@ -135,6 +135,24 @@ describe.sequential('admin catalog editing, provider test, phone tables, setting
     }
   });
 
+  it('the catalog page in Traditional Chinese on a desktop', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await zhTW(page);
+    await page.goto('/admin/catalog');
+    const s = sectionsOf(page);
+    await rowOf(s.providers, 'Phone provider').waitFor();
+    expect(await s.providers.locator('thead th').last().innerText()).toBe('操作');
+    await rowOf(s.providers, 'Phone provider').getByRole('button', { name: '編輯 Phone provider' }).click();
+    expect(
+      await page
+        .getByRole('form', { name: '編輯 Phone provider' })
+        .getByLabel('API 金鑰')
+        .getAttribute('placeholder'),
+    ).toBe('尚未儲存金鑰');
+    await env.screenshot(page, 'admin-catalog-desktop-zh-TW');
+    await context.close();
+  });
+
   it('other admin pages on a phone: nothing overflows the page', async () => {
     const { page, context } = await env.newContext({ as: 'admin', viewport: VIEWPORTS.phone });
     for (const path of ['/admin/metrics', '/admin/jobs']) {
