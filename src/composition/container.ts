@@ -27,6 +27,7 @@ import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import { wireUsers } from './users.js';
+import { wireProviderTest } from './provider-test.js';
 import { wireMetrics } from './metrics.js';
 import { wireMonitoring } from './monitoring.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
@@ -43,6 +44,7 @@ import { wireRuns } from './runs.js';
 const AREAS: WireArea[] = [
   wireMonitoring,
   wireUsers,
+  wireProviderTest,
   wireMetrics,
   wireTags,
   wireArticles,

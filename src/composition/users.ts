@@ -5,6 +5,9 @@ import type { WireArea } from './context.js';
 /** The users' subscriptions and notification settings (/user/*). */
 export const wireUsers: WireArea = (ctx) => ({
   services: {
-    preferences: new UserPreferencesService(new DrizzleUserPreferencesRepository(ctx.db)),
+    preferences: new UserPreferencesService(new DrizzleUserPreferencesRepository(ctx.db), {
+      email: Boolean(ctx.config.mail.smtpUrl),
+      telegram: Boolean(ctx.config.telegram.botToken),
+    }),
   },
 });

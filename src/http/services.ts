@@ -6,6 +6,7 @@ import type { ReadStateService } from '../application/articles/read-state.servic
 import type { SimilarArticlesService } from '../application/articles/similar.service.js';
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
+import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
@@ -30,6 +31,8 @@ import type { UserPreferencesService } from '../application/users/user-preferenc
 export interface Services {
   auth: AuthService;
   catalog: CatalogService;
+  /** POST /admin/providers/{id}/test */
+  providerTest: ProviderTestService;
   rateLimiter: RateLimiter;
   scraper: ScraperService;
   /** article jobs that failed for good (GET /admin/jobs/dead) */

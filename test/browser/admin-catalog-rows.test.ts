@@ -39,10 +39,10 @@ describe.sequential('admin catalog rows in Chromium', () => {
     };
     await expect
       .poll(() => sections.topics.locator('thead th').allInnerTexts())
-      .toEqual(['Name', 'Description', 'Active', '']);
+      .toEqual(['Name', 'Description', 'Active', 'Actions']);
     await expect
       .poll(() => sections.sources.locator('thead th').allInnerTexts())
-      .toEqual(['Name', 'Topic', 'Kind', 'URL', 'Enabled', '']);
+      .toEqual(['Name', 'Topic', 'Kind', 'URL', 'Enabled', 'Actions']);
     await expect.poll(() => rowOf(sections.sources, 'Reef Feed').innerText()).toContain('Marine Biology');
 
     // the switches patch the row and show what the server holds

@@ -93,7 +93,10 @@ export async function insertArticle(db: Db, topicId: string, o: ArticleSeed = {}
   return a!;
 }
 
-/** A user subscribed to the topic; settings are only written when given (else the defaults apply). */
+/**
+ * A user subscribed to the topic who reads e-mail: a settings row with e-mail on plus the given
+ * settings. `settings: null` writes no row, so the defaults apply (e-mail off since issue 18).
+ */
 export async function insertSubscriber(
   db: Db,
   topicId: string | null,
@@ -105,7 +108,7 @@ export async function insertSubscriber(
       messengerChatId?: string | null;
       messengerEnabled?: boolean;
       locale?: 'en' | 'zh-TW';
-    };
+    } | null;
   } = {},
 ) {
   const [u] = await db
@@ -117,7 +120,8 @@ export async function insertSubscriber(
     })
     .returning();
   if (topicId) await db.insert(subscriptions).values({ userId: u!.id, topicId });
-  if (o.settings) await db.insert(notificationSettings).values({ userId: u!.id, ...o.settings });
+  if (o.settings !== null)
+    await db.insert(notificationSettings).values({ userId: u!.id, emailEnabled: true, ...o.settings });
   return u!;
 }
 

@@ -119,7 +119,9 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
       settings: { emailEnabled: true, messengerEnabled: true, messengerChatId: '1001', locale: 'en' },
     });
     const zh = await insertSubscriber(db(), topic.id, { name: '小明', settings: { locale: 'zh-TW' } });
-    const defaults = await insertSubscriber(db(), topic.id); // no settings row: e-mail on, en
+    const defaults = await insertSubscriber(db(), topic.id); // e-mail on, other settings default (en)
+    // no settings row at all: e-mail is off by default (issue 18), so no mail below
+    await insertSubscriber(db(), topic.id, { settings: null });
     const optedOut = await insertSubscriber(db(), topic.id, {
       settings: { emailEnabled: false, messengerEnabled: false, messengerChatId: '1002' },
     });

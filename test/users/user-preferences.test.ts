@@ -50,11 +50,13 @@ describe('subscriptions and notification settings', () => {
   it('answers defaults, upserts settings, and validates locale and chat id', async () => {
     const u = await t.login('user');
     const get = () => t.app.inject({ url: '/user/notification-settings', headers: u.headers });
+    // e-mail defaults off (issue 18); the test app has neither SMTP nor a Telegram bot
     expect((await get()).json()).toEqual({
-      email_enabled: true,
+      email_enabled: false,
       messenger_chat_id: null,
       messenger_enabled: false,
       locale: 'en',
+      delivery: { email: false, telegram: false },
     });
     const body = {
       email_enabled: false,
@@ -69,13 +71,24 @@ describe('subscriptions and notification settings', () => {
       payload: body,
     });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toEqual(body);
-    expect((await get()).json()).toEqual(body);
+    const view = { ...body, delivery: { email: false, telegram: false } };
+    expect(put.json()).toEqual(view);
+    expect((await get()).json()).toEqual(view);
     const bad = (payload: object) =>
       t.app.inject({ method: 'PUT', url: '/user/notification-settings', headers: u.headers, payload });
     expect((await bad({ ...body, locale: 'fr' })).statusCode).toBe(422);
     expect((await bad({ ...body, messenger_chat_id: null })).statusCode).toBe(422);
     expect((await bad({ ...body, extra: 1 })).statusCode).toBe(422);
+    for (const chat of ['hello world', '@abc', '12ab', '--5', '@' + 'a'.repeat(33), '0']) {
+      const r = await bad({ ...body, messenger_chat_id: chat });
+      expect(r.statusCode, chat).toBe(422);
+      expect(r.json().error.code, chat).toBe('messenger_chat_id_invalid');
+    }
+    for (const chat of ['-1001234567890', '987654321', '@my_channel']) {
+      const r = await bad({ ...body, messenger_chat_id: chat });
+      expect(r.statusCode, chat).toBe(200);
+      expect(r.json().messenger_chat_id).toBe(chat);
+    }
   });
 
   it("keeps every user's subscriptions and settings their own", async () => {
@@ -106,5 +119,22 @@ describe('subscriptions and notification settings', () => {
       (await t.app.inject({ url: '/user/subscriptions', headers: alice.headers })).json().subscriptions,
     ).toHaveLength(1);
     expect((await t.app.inject({ url: '/user/subscriptions' })).statusCode).toBe(401);
+  });
+});
+
+describe('notification settings with delivery channels configured', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      env: { SMTP_URL: 'smtp://127.0.0.1:1', TELEGRAM_BOT_TOKEN: '123:test-token' },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('says both channels are available, and e-mail still defaults off', async () => {
+    const u = await t.login('user');
+    const got = (await t.app.inject({ url: '/user/notification-settings', headers: u.headers })).json();
+    expect(got.delivery).toEqual({ email: true, telegram: true });
+    expect(got.email_enabled).toBe(false);
   });
 });

@@ -99,13 +99,13 @@ export class WeeklyReportService {
     if (!provider) {
       logger.error(
         { event: 'report.weekly.no_provider' },
-        'the weekly report needs an active multimodal provider (POST /admin/providers)',
+        'the weekly report needs an active multimodal provider (add one on the admin page /admin/catalog)',
       );
       // 422, not 503: the service is up; what is missing is a provider the admin has to add
       throw new AppError(
         'NotConfigured',
         'multimodal_provider_missing',
-        'no active multimodal provider is configured (add one under /admin/providers)',
+        'no active multimodal provider is configured (add one on the admin page /admin/catalog)',
         undefined,
         { status: 422 },
       );

@@ -9,8 +9,20 @@ export interface NotificationSettingsOut {
   locale: Locale;
 }
 
+/** Which delivery channels the server can use (whether SMTP / a Telegram bot are configured). */
+export interface DeliveryChannels {
+  email: boolean;
+  telegram: boolean;
+}
+
+/**
+ * A Telegram chat id: a numeric id (negative for groups and channels, e.g. -1001234567890)
+ * or a public @channelname of 5-32 letters, digits and underscores.
+ */
+export const TELEGRAM_CHAT_ID = /^(-?[1-9][0-9]{0,19}|@[A-Za-z0-9_]{5,32})$/;
+
 const DEFAULTS: NotificationSettings = {
-  emailEnabled: true,
+  emailEnabled: false,
   messengerChatId: null,
   messengerEnabled: false,
   locale: 'en',
@@ -25,7 +37,10 @@ const out = (s: NotificationSettings): NotificationSettingsOut => ({
 
 /** A user's topic subscriptions and notification settings; every call is scoped to that user. */
 export class UserPreferencesService {
-  constructor(private readonly repo: UserPreferencesRepository) {}
+  constructor(
+    private readonly repo: UserPreferencesRepository,
+    private readonly channels: DeliveryChannels = { email: true, telegram: true },
+  ) {}
 
   async subscriptions(userId: string) {
     const rows = await this.repo.listSubscriptions(userId);
@@ -48,23 +63,33 @@ export class UserPreferencesService {
     await this.repo.unsubscribe(userId, topicId);
   }
 
-  async settings(userId: string): Promise<NotificationSettingsOut> {
-    return out((await this.repo.getSettings(userId)) ?? DEFAULTS);
+  async settings(userId: string): Promise<NotificationSettingsOut & { delivery: DeliveryChannels }> {
+    return { ...out((await this.repo.getSettings(userId)) ?? DEFAULTS), delivery: { ...this.channels } };
   }
 
-  async saveSettings(userId: string, body: NotificationSettingsOut): Promise<NotificationSettingsOut> {
+  async saveSettings(
+    userId: string,
+    body: NotificationSettingsOut,
+  ): Promise<NotificationSettingsOut & { delivery: DeliveryChannels }> {
     const chatId = body.messenger_chat_id?.trim() || null;
+    if (chatId && !TELEGRAM_CHAT_ID.test(chatId))
+      throw invalid('the chat id is not a Telegram chat id', 'messenger_chat_id_invalid', [
+        {
+          path: '/messenger_chat_id',
+          message:
+            'a numeric chat id (negative for groups, e.g. -1001234567890) or @channelname (5-32 letters, digits, _)',
+        },
+      ]);
     if (body.messenger_enabled && !chatId)
       throw invalid('messenger notifications need a chat id', 'messenger_chat_id_required', [
         { path: '/messenger_chat_id', message: 'required when messenger_enabled is true' },
       ]);
-    return out(
-      await this.repo.upsertSettings(userId, {
-        emailEnabled: body.email_enabled,
-        messengerChatId: chatId,
-        messengerEnabled: body.messenger_enabled,
-        locale: body.locale,
-      }),
-    );
+    const saved = await this.repo.upsertSettings(userId, {
+      emailEnabled: body.email_enabled,
+      messengerChatId: chatId,
+      messengerEnabled: body.messenger_enabled,
+      locale: body.locale,
+    });
+    return { ...out(saved), delivery: { ...this.channels } };
   }
 }

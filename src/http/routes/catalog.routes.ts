@@ -222,4 +222,26 @@ export const catalogRoutes =
       update: (id, body) => c.updateProvider(id, body),
       remove: (id) => c.deleteProvider(id),
     });
+    app.post(
+      '/admin/providers/:id/test',
+      {
+        ...admin,
+        schema: {
+          tags: ['admin'],
+          ...sec,
+          summary: 'Send one small chat request to the provider and report model, latency and error',
+          params: IdParams,
+          response: {
+            200: Type.Object({
+              ok: Type.Boolean(),
+              model: Type.String(),
+              latency_ms: Type.Integer({ minimum: 0 }),
+              error: Type.Optional(Type.String()),
+            }),
+            ...errors(401, 403, 404, 422),
+          },
+        },
+      },
+      async (req) => services.providerTest.test(req.params.id),
+    );
   };

@@ -10,6 +10,12 @@ const Settings = Type.Object({
   messenger_chat_id: Nullable(Type.String()),
   messenger_enabled: Type.Boolean(),
   locale: Locale,
+  delivery: Type.Object(
+    { email: Type.Boolean(), telegram: Type.Boolean() },
+    {
+      description: 'Whether the server can send e-mail (SMTP_URL) and Telegram messages (TELEGRAM_BOT_TOKEN)',
+    },
+  ),
 });
 const guarded = { preHandler: requireUser };
 const sec = { security: [{ bearer: [] }] };

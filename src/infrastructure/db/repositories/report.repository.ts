@@ -119,7 +119,7 @@ export class DrizzleDeliveryLog implements DeliveryLog {
       userId: r.userId,
       email: r.email,
       displayName: r.displayName,
-      emailEnabled: r.emailEnabled ?? true,
+      emailEnabled: r.emailEnabled ?? false,
       messengerChatId: r.messengerChatId ?? null,
       messengerEnabled: r.messengerEnabled ?? false,
       locale: r.locale === 'zh-TW' ? 'zh-TW' : 'en',

@@ -63,7 +63,7 @@ export const notificationSettings = pgTable('notification_settings', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  emailEnabled: boolean('email_enabled').notNull().default(true),
+  emailEnabled: boolean('email_enabled').notNull().default(false),
   messengerChatId: text('messenger_chat_id'),
   messengerEnabled: boolean('messenger_enabled').notNull().default(false),
   locale: text('locale', { enum: ['en', 'zh-TW'] })

@@ -39,3 +39,18 @@ export function useAdminWrite(resource: Resource) {
 }
 
 export type { Topic };
+
+export interface ProviderTestResult {
+  ok: boolean;
+  model: string;
+  latency_ms: number;
+  error?: string;
+}
+
+/** POST /admin/providers/{id}/test: one small request to the provider. */
+export function useTestProvider() {
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<ProviderTestResult>(`/admin/providers/${encodeURIComponent(id)}/test`, { method: 'POST' }),
+  });
+}

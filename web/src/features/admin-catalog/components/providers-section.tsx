@@ -1,6 +1,55 @@
 import { useI18n } from '../../../lib/i18n';
 import type { Provider } from '../api/catalog';
+import { useCatalogText } from '../messages';
 import { CrudSection, NameField } from './crud-section';
+import { ProviderTestButton } from './provider-test-button';
+
+/** The provider fields shared by the create and the edit form (the key is write-only). */
+function ProviderFields({ p }: { p?: Provider }) {
+  const { t } = useI18n();
+  const text = useCatalogText();
+  return (
+    <>
+      <NameField defaultValue={p?.name} />
+      <label>
+        {t('admin.catalog.type')}
+        <select name="type" defaultValue={p?.type ?? 'text'}>
+          <option value="text">text</option>
+          <option value="multimodal">multimodal</option>
+        </select>
+      </label>
+      <label>
+        {t('admin.catalog.baseUrl')}
+        <input name="base_url" type="url" required pattern="https?://.+" defaultValue={p?.base_url} />
+      </label>
+      <label>
+        {t('admin.catalog.model')}
+        <input name="model" required defaultValue={p?.model} />
+      </label>
+      <label>
+        {t('admin.catalog.imageModel')}
+        <input name="image_model" defaultValue={p?.image_model ?? ''} />
+      </label>
+      <label>
+        {t('admin.catalog.apiKey')}
+        <input
+          name="api_key"
+          type="password"
+          autoComplete="new-password"
+          placeholder={p ? (p.has_api_key ? text.keyUnchanged : text.keyNone) : undefined}
+        />
+      </label>
+      {p?.has_api_key && (
+        <label className="checkbox">
+          <input type="checkbox" name="clear_api_key" />
+          {text.clearKey}
+        </label>
+      )}
+    </>
+  );
+}
+
+const opt = (f: FormData, k: string) => String(f.get(k) ?? '').trim() || null;
 
 export function ProvidersSection() {
   const { t } = useI18n();
@@ -14,60 +63,41 @@ export function ProvidersSection() {
         t('admin.catalog.model'),
         t('admin.catalog.baseUrl'),
       ]}
-      cells={(p) => (
+      cells={(p) => [
         <>
-          <td>
-            {p.name} {p.has_api_key && <span className="badge">{t('admin.catalog.hasKey')}</span>}
-          </td>
-          <td>{p.type}</td>
-          <td>
-            {p.model}
-            {p.image_model ? ` / ${p.image_model}` : ''}
-          </td>
-          <td>{p.base_url}</td>
-        </>
-      )}
+          {p.name} {p.has_api_key && <span className="badge">{t('admin.catalog.hasKey')}</span>}
+        </>,
+        p.type,
+        `${p.model}${p.image_model ? ` / ${p.image_model}` : ''}`,
+        <span className="url-cell">{p.base_url}</span>,
+      ]}
       toggle={{ label: t('admin.catalog.active'), field: 'is_active' }}
-      toBody={(f) => {
-        const opt = (k: string) => String(f.get(k) ?? '').trim() || null;
-        return {
-          name: String(f.get('name')),
-          type: String(f.get('type')),
-          base_url: String(f.get('base_url')),
-          model: String(f.get('model')),
-          image_model: opt('image_model'),
-          api_key: opt('api_key'),
-          is_active: true,
-        };
+      toBody={(f) => ({
+        name: String(f.get('name')),
+        type: String(f.get('type')),
+        base_url: String(f.get('base_url')),
+        model: String(f.get('model')),
+        image_model: opt(f, 'image_model'),
+        api_key: opt(f, 'api_key'),
+        is_active: true,
+      })}
+      edit={{
+        fields: (p) => <ProviderFields p={p} />,
+        // the key is sent only when a new one is typed (or the admin removes it)
+        toPatch: (f) => {
+          const key = opt(f, 'api_key');
+          return {
+            name: String(f.get('name')),
+            type: String(f.get('type')),
+            base_url: String(f.get('base_url')),
+            model: String(f.get('model')),
+            image_model: opt(f, 'image_model'),
+            ...(key ? { api_key: key } : f.get('clear_api_key') === 'on' ? { api_key: null } : {}),
+          };
+        },
       }}
-      fields={
-        <>
-          <NameField />
-          <label>
-            {t('admin.catalog.type')}
-            <select name="type">
-              <option value="text">text</option>
-              <option value="multimodal">multimodal</option>
-            </select>
-          </label>
-          <label>
-            {t('admin.catalog.baseUrl')}
-            <input name="base_url" type="url" required pattern="https?://.+" />
-          </label>
-          <label>
-            {t('admin.catalog.model')}
-            <input name="model" required />
-          </label>
-          <label>
-            {t('admin.catalog.imageModel')}
-            <input name="image_model" />
-          </label>
-          <label>
-            {t('admin.catalog.apiKey')}
-            <input name="api_key" type="password" autoComplete="off" />
-          </label>
-        </>
-      }
+      rowActions={(p) => <ProviderTestButton provider={p} />}
+      fields={<ProviderFields />}
     />
   );
 }

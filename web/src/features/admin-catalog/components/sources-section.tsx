@@ -18,17 +18,15 @@ export function SourcesSection() {
         t('admin.catalog.kind'),
         t('admin.catalog.url'),
       ]}
-      cells={(s) => (
+      cells={(s) => [
         <>
-          <td>
-            {s.name}
-            {s.last_error && <small className="form-error"> {s.last_error}</small>}
-          </td>
-          <td>{topicName(s.topic_id)}</td>
-          <td>{s.kind}</td>
-          <td className="url-cell">{s.url}</td>
-        </>
-      )}
+          {s.name}
+          {s.last_error && <small className="form-error"> {s.last_error}</small>}
+        </>,
+        topicName(s.topic_id),
+        s.kind,
+        <span className="url-cell">{s.url}</span>,
+      ]}
       toggle={{ label: t('admin.catalog.enabled'), field: 'enabled' }}
       toBody={(f) => ({
         topic_id: String(f.get('topic_id')),

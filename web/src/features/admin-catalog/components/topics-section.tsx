@@ -9,17 +9,27 @@ export function TopicsSection() {
       resource="topics"
       title={t('admin.catalog.topics')}
       columns={[t('admin.catalog.name'), t('admin.catalog.description')]}
-      cells={(topic) => (
-        <>
-          <td>{topic.name}</td>
-          <td>{topic.description}</td>
-        </>
-      )}
+      cells={(topic) => [topic.name, topic.description]}
       toggle={{ label: t('admin.catalog.active'), field: 'is_active' }}
       toBody={(f) => ({
         name: String(f.get('name')),
         description: String(f.get('description') ?? '') || null,
       })}
+      edit={{
+        fields: (topic) => (
+          <>
+            <NameField defaultValue={topic.name} />
+            <label>
+              {t('admin.catalog.description')}
+              <input name="description" maxLength={2000} defaultValue={topic.description ?? ''} />
+            </label>
+          </>
+        ),
+        toPatch: (f) => ({
+          name: String(f.get('name')),
+          description: String(f.get('description') ?? '').trim() || null,
+        }),
+      }}
       fields={
         <>
           <NameField />

@@ -5,6 +5,11 @@ import type { ApiResponse } from '../../../lib/api-types';
 export type Subscription = ApiResponse<'/user/subscriptions'>['subscriptions'][number];
 export type NotificationSettings = ApiResponse<'/user/notification-settings'>;
 
+/** The settings answer: the saved settings and which delivery channels the server can use. */
+export interface NotificationSettingsView extends NotificationSettings {
+  delivery: { email: boolean; telegram: boolean };
+}
+
 const subsKey = ['user', 'subscriptions'];
 const settingsKey = ['user', 'notification-settings'];
 
@@ -29,7 +34,7 @@ export function useToggleSubscription() {
 export function useNotificationSettings() {
   return useQuery({
     queryKey: settingsKey,
-    queryFn: () => api<NotificationSettings>('/user/notification-settings'),
+    queryFn: () => api<NotificationSettingsView>('/user/notification-settings'),
   });
 }
 
@@ -37,7 +42,7 @@ export function useSaveNotificationSettings() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: NotificationSettings) =>
-      api<NotificationSettings>('/user/notification-settings', { method: 'PUT', body }),
+      api<NotificationSettingsView>('/user/notification-settings', { method: 'PUT', body }),
     onSuccess: (data) => qc.setQueryData(settingsKey, data),
   });
 }

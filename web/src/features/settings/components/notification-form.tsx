@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { LOCALES, useI18n } from '../../../lib/i18n';
+import { ApiError } from '../../../lib/api-client';
 import { ErrorState, Loading, errorMessage } from '../../../lib/ui';
 import {
   useNotificationSettings,
   useSaveNotificationSettings,
-  type NotificationSettings,
+  type NotificationSettingsView,
 } from '../api/settings';
+import { useSettingsText } from '../messages';
 
 export function NotificationForm() {
   const { t } = useI18n();
@@ -24,17 +26,24 @@ export function NotificationForm() {
   );
 }
 
-function Form({ initial }: { initial: NotificationSettings }) {
+function Form({ initial }: { initial: NotificationSettingsView }) {
   const { t } = useI18n();
+  const text = useSettingsText();
   const save = useSaveNotificationSettings();
   const [messengerOn, setMessengerOn] = useState(initial.messenger_enabled);
+  const { email: canEmail, telegram: canTelegram } = initial.delivery;
+  const chatIdError =
+    save.error instanceof ApiError && save.error.code === 'messenger_chat_id_invalid'
+      ? text.chatIdInvalid
+      : null;
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const chat = String(f.get('messenger_chat_id') ?? '').trim();
     save.mutate({
-      email_enabled: f.get('email_enabled') === 'on',
+      // a switch the server cannot serve is sent off, whatever it showed
+      email_enabled: canEmail && f.get('email_enabled') === 'on',
       messenger_enabled: f.get('messenger_enabled') === 'on',
       messenger_chat_id: chat || null,
       locale: f.get('locale') === 'zh-TW' ? 'zh-TW' : 'en',
@@ -44,28 +53,49 @@ function Form({ initial }: { initial: NotificationSettings }) {
   return (
     <form className="form" onSubmit={submit}>
       <label className="checkbox">
-        <input type="checkbox" name="email_enabled" defaultChecked={initial.email_enabled} />
+        <input
+          type="checkbox"
+          name="email_enabled"
+          defaultChecked={canEmail && initial.email_enabled}
+          disabled={!canEmail}
+          aria-describedby={canEmail ? undefined : 'email-unavailable'}
+        />
         {t('settings.emailEnabled')}
       </label>
+      {!canEmail && (
+        <p id="email-unavailable" className="hint muted" data-testid="email-unavailable">
+          {text.emailUnavailable}
+        </p>
+      )}
       <label className="checkbox">
         <input
           type="checkbox"
           name="messenger_enabled"
           checked={messengerOn}
           onChange={(e) => setMessengerOn(e.target.checked)}
+          aria-describedby={canTelegram ? undefined : 'telegram-unavailable'}
         />
         {t('settings.messengerEnabled')}
       </label>
+      {!canTelegram && (
+        <p id="telegram-unavailable" className="hint muted" data-testid="telegram-unavailable">
+          {text.telegramUnavailable}
+        </p>
+      )}
       <label>
         {t('settings.messengerChatId')}
         <input
           name="messenger_chat_id"
           defaultValue={initial.messenger_chat_id ?? ''}
-          inputMode="numeric"
           maxLength={64}
           required={messengerOn}
+          aria-invalid={chatIdError ? true : undefined}
+          aria-describedby="chat-id-help"
         />
       </label>
+      <p id="chat-id-help" className="hint muted">
+        {text.chatIdHelp}
+      </p>
       <label>
         {t('settings.locale')}
         <select name="locale" defaultValue={initial.locale}>
@@ -78,7 +108,7 @@ function Form({ initial }: { initial: NotificationSettings }) {
       </label>
       {save.isError && (
         <p className="form-error" role="alert">
-          {errorMessage(save.error, t('common.error'))}
+          {chatIdError ?? errorMessage(save.error, t('common.error'))}
         </p>
       )}
       <button type="submit" disabled={save.isPending}>

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_settings" ALTER COLUMN "email_enabled" SET DEFAULT false;
