@@ -793,6 +793,85 @@ export interface paths {
     };
     trace?: never;
   };
+  '/admin/providers/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send one small chat request to the provider and report model, latency and error */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error?: string;
+              latency_ms: number;
+              model: string;
+              ok: boolean;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/runs': {
     parameters: {
       query?: never;
@@ -1114,6 +1193,109 @@ export interface paths {
         };
         /** @description Default Response */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/service-stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Runs per day, failures per stage, articles per source, citation coverage, last runs */
+    get: {
+      parameters: {
+        query?: {
+          days?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description articles stored in the window, the 20 largest sources */
+              articles_per_source: {
+                count: number;
+                source: string;
+              }[];
+              citation_coverage: {
+                articles: number;
+                share: number | null;
+                with_citation: number;
+              };
+              days: number;
+              failures_per_stage: {
+                count: number;
+                stage: string;
+              }[];
+              /** Format: date-time */
+              generated_at: string;
+              last_run_per_source: {
+                enabled: boolean;
+                last_article_at: string | null;
+                last_error: string | null;
+                last_fetched_at: string | null;
+                name: string;
+                /** Format: uuid */
+                source_id: string;
+                topic: string;
+              }[];
+              /** @description one entry per day of the window, oldest first */
+              runs_per_day: {
+                completed: number;
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                failed: number;
+                running: number;
+              }[];
+              /** Format: date-time */
+              since: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -2315,6 +2497,49 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign out: this token and every other one of the account are refused from now on */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/me': {
     parameters: {
       query?: never;
@@ -2389,6 +2614,7 @@ export interface paths {
             display_name?: string | null;
             /** Format: email */
             email: string;
+            /** @description at least 10 characters, not only whitespace, not a common password */
             password: string;
           };
         };
@@ -2413,6 +2639,15 @@ export interface paths {
                 role: 'user' | 'admin';
               };
             };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
           };
         };
         /** @description Default Response */
@@ -2444,6 +2679,44 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/registration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether anyone may sign up (REGISTRATION=open) or only admins create accounts */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              registration: 'open' | 'closed';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2796,6 +3069,8 @@ export interface paths {
                 };
                 fetched_at?: string;
                 id: string;
+                /** @description on an error: when this question last had an answer */
+                last_fetched_at?: string;
                 stale?: boolean;
                 status: 'ok' | 'error';
               }[];
@@ -3002,6 +3277,8 @@ export interface paths {
                 };
                 fetched_at?: string;
                 id: string;
+                /** @description on an error: when this question last had an answer */
+                last_fetched_at?: string;
                 stale?: boolean;
                 status: 'ok' | 'error';
               }[];
@@ -3206,6 +3483,8 @@ export interface paths {
                 };
                 fetched_at?: string;
                 id: string;
+                /** @description on an error: when this question last had an answer */
+                last_fetched_at?: string;
                 stale?: boolean;
                 status: 'ok' | 'error';
               }[];
@@ -3578,6 +3857,8 @@ export interface paths {
                 };
                 fetched_at?: string;
                 id: string;
+                /** @description on an error: when this question last had an answer */
+                last_fetched_at?: string;
                 stale?: boolean;
                 status: 'ok' | 'error';
               }[];
@@ -5059,6 +5340,11 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description Whether the server can send e-mail (SMTP_URL) and Telegram messages (TELEGRAM_BOT_TOKEN) */
+              delivery: {
+                email: boolean;
+                telegram: boolean;
+              };
               email_enabled: boolean;
               locale: 'en' | 'zh-TW';
               messenger_chat_id: string | null;
@@ -5103,6 +5389,11 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description Whether the server can send e-mail (SMTP_URL) and Telegram messages (TELEGRAM_BOT_TOKEN) */
+              delivery: {
+                email: boolean;
+                telegram: boolean;
+              };
               email_enabled: boolean;
               locale: 'en' | 'zh-TW';
               messenger_chat_id: string | null;
