@@ -34,12 +34,7 @@ const PUBLIC: [string, RegExp][] = [
 
 export function authLevel(method: string, path: string): AuthLevel {
   if (PUBLIC.some(([m, re]) => m === method && re.test(path))) return 'public';
-  if (
-    path === '/auth/me' ||
-    path === '/auth/logout' ||
-    path.startsWith('/user/') ||
-    path.startsWith('/me/')
-  )
+  if (path === '/auth/me' || path === '/auth/logout' || path.startsWith('/user/') || path.startsWith('/me/'))
     return 'user';
   // read state of the signed-in reader
   if (/^\/articles(\/\{[^}]+\})?\/read$/.test(path)) return 'user';

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { ApiResponse } from '../../../lib/api-types';
+import type { ApiBody, ApiResponse } from '../../../lib/api-types';
 
 export type Subscription = ApiResponse<'/user/subscriptions'>['subscriptions'][number];
 export type NotificationSettings = ApiResponse<'/user/notification-settings'>;
 
 /** The settings answer: the saved settings and which delivery channels the server can use. */
-export interface NotificationSettingsView extends NotificationSettings {
-  delivery: { email: boolean; telegram: boolean };
-}
+export type NotificationSettingsView = NotificationSettings;
+/** What the form sends (the delivery channels are the server's to say). */
+export type NotificationSettingsInput = ApiBody<'/user/notification-settings', 'put'>;
 
 const subsKey = ['user', 'subscriptions'];
 const settingsKey = ['user', 'notification-settings'];
@@ -41,7 +41,7 @@ export function useNotificationSettings() {
 export function useSaveNotificationSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: NotificationSettings) =>
+    mutationFn: (body: NotificationSettingsInput) =>
       api<NotificationSettingsView>('/user/notification-settings', { method: 'PUT', body }),
     onSuccess: (data) => qc.setQueryData(settingsKey, data),
   });
