@@ -32,6 +32,12 @@ export const wireRuns: WireArea = async (ctx) => {
         cron: ctx.config.jobs.weeklyReportCron,
         run: () => jobs.weeklyReportRun('cron'),
       },
+      // runs whose process died elsewhere are closed once their heartbeat is stale
+      {
+        name: 'runs-sweep',
+        cron: '*/5 * * * *',
+        run: () => runs.closeInterrupted({ exclusiveDatabase: false }),
+      },
     ],
   };
 };

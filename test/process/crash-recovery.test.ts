@@ -116,12 +116,11 @@ describe.each(dbKinds())('SIGKILL during a scrape, then a restart (%s)', (kind) 
       expect(new Set(rows.map((r) => r.url)).size).toBe(N);
       expect(rows.filter((r) => r.status !== 'completed')).toEqual([]);
       expect(rows.every((r) => r.summary && r.zh)).toBe(true);
-      // TODO(lead, after merging "runs"): the run the kill left `running` is closed as `interrupted`
-      // at start by the run store; then assert here that no run is left `running`.
+      // the run the kill left `running` was closed as `interrupted` at the restart
       const runs = rowsOf<{ status: string }>(
         await database.db.execute(sql`select status from scraper_runs`),
       );
-      expect(runs).toHaveLength(1);
+      expect(runs.map((r) => r.status)).toEqual(['interrupted']);
     } finally {
       await database.close();
     }

@@ -165,7 +165,20 @@ export class DrizzleRunRepository implements RunRepository {
   }
 
   async closeInterrupted(opts: { all: boolean; staleBefore: Date }): Promise<number> {
-    const stale = or(isNull(scraperRuns.heartbeatAt), lt(scraperRuns.heartbeatAt, opts.staleBefore));
+    // a run owned by a process of this host that no longer exists is closed at once (a restart
+    // after kill -9); other hosts' runs only once their heartbeat is stale
+    const open = await this.db
+      .select({ owner: scraperRuns.owner })
+      .from(scraperRuns)
+      .where(inArray(scraperRuns.status, ACTIVE));
+    const deadOwners = [...new Set(open.map((r) => r.owner).filter((o): o is string => !!o))].filter(
+      (owner) => this.ownerIsDeadHere(owner),
+    );
+    const stale = or(
+      isNull(scraperRuns.heartbeatAt),
+      lt(scraperRuns.heartbeatAt, opts.staleBefore),
+      ...(deadOwners.length ? [inArray(scraperRuns.owner, deadOwners)] : []),
+    );
     const rows = await this.db
       .update(scraperRuns)
       .set({
@@ -176,6 +189,20 @@ export class DrizzleRunRepository implements RunRepository {
       .where(and(inArray(scraperRuns.status, ACTIVE), opts.all ? undefined : stale))
       .returning({ id: scraperRuns.id });
     return rows.length;
+  }
+
+  /** `host:pid` names a process of this host other than this one that is not running */
+  private ownerIsDeadHere(owner: string): boolean {
+    const at = owner.lastIndexOf(':');
+    const pid = Number(owner.slice(at + 1));
+    if (owner.slice(0, at) !== hostname() || !Number.isInteger(pid) || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      // EPERM: it exists but is another user's
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
   }
 
   /** sources that failed since the run started, and the run's articles that failed */
