@@ -79,6 +79,7 @@ describe.each(dbKinds())('a run with items the database refuses (%s)', (db) => {
     const poisonedRow = stored.find((r) => r.url === poisoned.url);
     if (poisonedRow) expect(poisonedRow.title).not.toContain('\u0000');
     else expect(skips.map((s) => s.url)).toContain(poisoned.url);
-    expect(run!.counts).toMatchObject({ refused: skips.length, published: stored.length });
+    expect(run!.counts.refused ?? 0).toBe(skips.length);
+    expect(run!.counts.published).toBe(stored.length);
   });
 });
