@@ -203,7 +203,7 @@ describe.sequential('admin catalog editing, provider test, phone tables, setting
     const { page, context } = await env.newContext({ as: 'admin' });
     await page.goto('/admin/jobs');
     const reports = page.getByTestId('job-reports');
-    await reports.getByRole('button', { name: 'Generate weekly reports' }).click();
+    await reports.getByRole('button', { name: 'Start' }).click();
     const link = reports.getByRole('alert').getByRole('link', { name: '/admin/catalog' });
     await link.waitFor();
     await env.screenshot(page, 'admin-jobs-provider-missing-en');

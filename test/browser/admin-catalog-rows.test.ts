@@ -80,7 +80,7 @@ describe.sequential('admin catalog rows in Chromium', () => {
     await sections.sources.getByRole('button', { name: 'Create' }).click();
     await expect
       .poll(() => sections.sources.getByRole('alert').innerText())
-      .toBe('this topic already has a source with that URL');
+      .toBe('This source is already in the catalog.');
     expect(await db().select().from(sources).where(eq(sources.topicId, topic.id))).toHaveLength(1);
 
     // delete: the rows go, and so do the stored ones

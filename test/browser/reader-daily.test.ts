@@ -132,7 +132,9 @@ describe.sequential('the reader daily loop (needs the issue 17 reader api)', () 
     await page.waitForURL(`**/articles/${ids[target]}?from=*`);
     await expectClean(page);
     const content = page.getByTestId('article-content');
-    expect(await content.locator('img').count()).toBe(1);
+    // the article's own image; the hostile one is kept only without its handler
+    expect(await content.locator('img[alt="chip photo"]').count()).toBe(1);
+    expect(await content.locator('img[onerror]').count()).toBe(0);
     expect(await content.locator('li').count()).toBe(2);
     expect(await content.locator('a[href="https://example.org/paper"]').getAttribute('rel')).toContain(
       'noopener',

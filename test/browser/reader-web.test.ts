@@ -98,6 +98,7 @@ describe.sequential('reader web app', () => {
     await page.keyboard.press('j');
     await expect.poll(() => page.locator('h1').innerText()).toBe(order[2]);
     await page.keyboard.press('k');
+    await expect.poll(() => page.locator('h1').innerText()).toBe(order[1]);
     await page.keyboard.press('k');
     await expect.poll(() => page.locator('h1').innerText()).toBe(order[0]);
     expect(await page.getByTestId('previous-article').count()).toBe(0);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Play } from 'lucide-react';
+import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
@@ -64,9 +65,31 @@ function JobCard({
       {start.isSuccess && !busy && <p role="status">{t('jobs.started')}</p>}
       {start.error != null && (
         <p className="form-error" role="alert">
-          {refused ? t('jobs.busy') : errorMessage(start.error, common('common.error'))}
+          {refused ? (
+            t('jobs.busy')
+          ) : (
+            <WithAdminLinks text={errorMessage(start.error, common('common.error'))} />
+          )}
         </p>
       )}
     </section>
+  );
+}
+
+/** An error that names an admin page (e.g. "add one on the admin page /admin/catalog") links to it. */
+function WithAdminLinks({ text }: { text: string }) {
+  const parts = text.split(/(\/admin\/[a-z][a-z-]*)/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <Link key={i} to={part}>
+            {part}
+          </Link>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }
