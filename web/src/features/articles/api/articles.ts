@@ -1,5 +1,6 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useQueryClient, keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { unreadCountsKey } from '../../../lib/unread';
 import type {
   Article,
   ArticleDetail,
@@ -34,10 +35,16 @@ export const articleKey = (id: string) => ['articles', 'detail', id] as const;
 
 /** For a signed-in reader the api marks the article read on this GET (idempotent). */
 export function useArticle(id: string) {
+  const qc = useQueryClient();
   return useQuery(
     queryOptions({
       queryKey: articleKey(id),
-      queryFn: ({ signal }) => api<ArticleDetail>(`/articles/${encodeURIComponent(id)}`, { signal }),
+      queryFn: async ({ signal }) => {
+        const article = await api<ArticleDetail>(`/articles/${encodeURIComponent(id)}`, { signal });
+        // a signed-in reader's open marks it read: the unread counts change with it
+        void qc.invalidateQueries({ queryKey: unreadCountsKey });
+        return article;
+      },
       // a refetch would mark it read again behind an "unread" toggle
       refetchOnWindowFocus: false,
     }),
