@@ -49,7 +49,8 @@ export function startServiceProcess(
     while (Date.now() < until) {
       const hit = lines.find((l) => l.event === event);
       if (hit) return hit;
-      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}): ${stderr}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`exited early (${child.exitCode ?? child.signalCode}): ${stderr.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`no ${event} within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`);

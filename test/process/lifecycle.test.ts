@@ -1,55 +1,15 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killAll, startService } from './service-process.js';
 
 /** The real entry point as `npm start` runs it: start on the embedded defaults, serve, stop on a signal. */
-const children = new Set<ChildProcessWithoutNullStreams>();
-
-function startService(role: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
-    env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as unknown as ChildProcessWithoutNullStreams;
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let i;
-    while ((i = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* not a log line */
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (event: string, timeoutMs: number) => {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      const hit = lines.find((l) => l.event === event);
-      if (hit) return hit;
-      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}): ${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no ${event} within ${timeoutMs} ms; stderr: ${stderr}`);
-  };
-  return { child, lines, exited, waitFor, stderr: () => stderr };
-}
-
 describe('process lifecycle', () => {
   const dirs: string[] = [];
   afterAll(() => {
     // a failed test must not leave a service running
-    for (const c of children) c.kill('SIGKILL');
+    killAll();
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 

@@ -1,13 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 
-/** A service process as `node dist/main.js <role>` runs it (here through tsx), with its JSON log lines. */
-export interface ServiceProcess {
-  child: ChildProcessWithoutNullStreams;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
-  waitFor(event: string, timeoutMs: number): Promise<Record<string, unknown>>;
-  stderr(): string;
-}
+export type { ServiceProcess };
 
 const children = new Set<ChildProcessWithoutNullStreams>();
 
@@ -16,43 +10,13 @@ export function killAll(): void {
   for (const c of children) c.kill('SIGKILL');
 }
 
+/** A service process as `node dist/main.js <role>` runs it, here from the sources through tsx. */
 export function startService(role: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
-    env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as unknown as ChildProcessWithoutNullStreams;
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let i;
-    while ((i = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* not a log line */
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (event: string, timeoutMs: number) => {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      const hit = lines.find((l) => l.event === event);
-      if (hit) return hit;
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`exited early (${child.exitCode ?? child.signalCode}): ${stderr.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no ${event} within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`);
-  };
-  return { child, lines, exited, waitFor, stderr: () => stderr };
+  return startServiceProcess(
+    ['--import', 'tsx', 'src/main.ts', role],
+    { NODE_ENV: 'test', ...env },
+    children,
+  );
 }
 
 /** polls until `ok()` answers true, failing after timeoutMs */
