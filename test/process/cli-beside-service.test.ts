@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServiceProcess } from '../helpers/service-process.js';
 
 /**
  * Issue 15: a README CLI command started while `npm start` runs on the same DATA_DIR must never
@@ -13,10 +14,9 @@ const children = new Set<ChildProcessWithoutNullStreams>();
 const AUTH_SECRET = 'cli-lock-secret-cli-lock-secret-0123456';
 
 function startService(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
+  return startServiceProcess(
+    ['--import', 'tsx', 'src/main.ts', 'all'],
+    {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       AUTH_SECRET,
@@ -25,39 +25,8 @@ function startService(dataDir: string) {
       API_HOST: '127.0.0.1',
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as unknown as ChildProcessWithoutNullStreams;
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let i;
-    while ((i = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* not a log line */
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (event: string, timeoutMs: number) => {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      const hit = lines.find((l) => l.event === event);
-      if (hit) return hit;
-      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}): ${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no ${event} within ${timeoutMs} ms; stderr: ${stderr}`);
-  };
-  return { child, exited, waitFor };
+    children,
+  );
 }
 
 function cli(dataDir: string, args: string[]) {
