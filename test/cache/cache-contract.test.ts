@@ -45,6 +45,21 @@ describe.each(cacheKinds())('cache contract: %s', (kind) => {
     expect(await cache.ttl('win')).toBeGreaterThan(40);
   });
 
+  it('incrWithTtl gives each of many concurrent calls its own count (one batch on Redis)', async () => {
+    // 300 calls in one turn: more than one script call's worth on Redis, two keys interleaved
+    const counts = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => cache.incrWithTtl(i % 3 === 0 ? 'win:b' : 'win:a', 30 + (i % 3))),
+    );
+    const a = counts.filter((_, i) => i % 3 !== 0).sort((x, y) => x - y);
+    const b = counts.filter((_, i) => i % 3 === 0).sort((x, y) => x - y);
+    expect(a).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(b).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    // the TTL is the one of the call that created the key
+    expect(await cache.ttl('win:a')).toBeGreaterThan(25);
+    expect(await cache.ttl('win:a')).toBeLessThanOrEqual(31);
+    expect(await cache.ttl('win:b')).toBeLessThanOrEqual(30);
+  });
+
   it('incrOnce counts once per key under concurrency and sets the TTL', async () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, () => cache.incrOnce('once:a', 100, 'cnt:a')),

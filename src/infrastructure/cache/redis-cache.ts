@@ -7,9 +7,12 @@ import type { KeyValueCache } from '../../application/shared/ports.js';
  */
 const SCRIPTS = {
   // INCR that sets the TTL only when the key is created (a fixed window).
-  incrWithTtl: {
-    numberOfKeys: 1,
-    lua: `local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v`,
+  // For each key: INCR, and EXPIRE (TTL in ARGV, one per key) only when the INCR created it. The
+  // counts, in order.
+  incrWithTtlMany: {
+    lua: `local r = {} for i, k in ipairs(KEYS) do
+      local v = redis.call('INCR', k) if v == 1 then redis.call('EXPIRE', k, ARGV[i]) end r[i] = v
+    end return r`,
   },
   // For each (once, counter) pair of KEYS: SET NX EX on the once key (TTL in ARGV, one per pair);
   // only when it was set, INCR the counter. 1 or 0 per pair.
@@ -25,28 +28,65 @@ const SCRIPTS = {
   },
 };
 interface Scripts {
-  incrWithTtl(key: string, ttlSeconds: number): Promise<number>;
+  /** the first argument is the number of keys; then the keys, then one TTL per key */
+  incrWithTtlMany(numberOfKeys: number, ...keysThenTtls: (string | number)[]): Promise<number[]>;
   /** the first argument is the number of keys; then the (once, counter) pairs, then one TTL per pair */
   incrOnceMany(numberOfKeys: number, ...keysThenTtls: (string | number)[]): Promise<number[]>;
   /** the first argument is the number of keys that follow */
   takeAll(numberOfKeys: number, ...keys: string[]): Promise<(string | null)[]>;
 }
 
-interface PendingOnce {
-  onceKey: string;
-  counterKey: string;
-  ttlSeconds: number;
-  resolve(counted: boolean): void;
-  reject(err: unknown): void;
+/** calls sent in one script call at most */
+const BATCH_MAX = 256;
+
+/**
+ * Calls made in one turn of the event loop (the requests of one poll phase), sent to Redis as one
+ * script call at the end of the turn: one command for Redis to run and one for the client to track
+ * instead of one each. When the call fails, every call of the batch fails with its error.
+ */
+class TurnBatch<I, O> {
+  private pending: { item: I; resolve(out: O): void; reject(err: unknown): void }[] = [];
+
+  constructor(private readonly send: (items: I[]) => Promise<O[]>) {}
+
+  add(item: I): Promise<O> {
+    return new Promise((resolve, reject) => {
+      if (!this.pending.length) setImmediate(() => this.flush());
+      this.pending.push({ item, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending.splice(0, BATCH_MAX);
+    if (this.pending.length) setImmediate(() => this.flush());
+    this.send(batch.map((p) => p.item)).then(
+      (out) => batch.forEach((p, i) => p.resolve(out[i]!)),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+  }
 }
-/** pairs sent in one script call at most */
-const ONCE_BATCH_MAX = 256;
 
 export class RedisCache implements KeyValueCache {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
-  /** incrOnce calls of this turn of the event loop, sent together at its end */
-  private pendingOnce: PendingOnce[] = [];
+  /** the view path's dedup-and-count calls of one event-loop turn */
+  private readonly onceBatch = new TurnBatch<
+    { onceKey: string; counterKey: string; ttlSeconds: number },
+    boolean
+  >(async (items) => {
+    const keys = items.flatMap((p) => [p.onceKey, p.counterKey]);
+    const counted = await this.scripts.incrOnceMany(keys.length, ...keys, ...items.map((p) => p.ttlSeconds));
+    return counted.map((c) => Number(c) === 1);
+  });
+  /** the rate limits' window counters of one event-loop turn */
+  private readonly ttlBatch = new TurnBatch<{ key: string; ttlSeconds: number }, number>(async (items) => {
+    const counts = await this.scripts.incrWithTtlMany(
+      items.length,
+      ...items.map((p) => p.key),
+      ...items.map((p) => p.ttlSeconds),
+    );
+    return counts.map(Number);
+  });
 
   constructor(url: string, opts: { keyPrefix?: string } = {}) {
     this.redis = new Redis(url, {
@@ -97,32 +137,22 @@ export class RedisCache implements KeyValueCache {
     return this.redis.incrby(key, by);
   }
 
-  async incrWithTtl(key: string, ttlSeconds: number) {
-    return Number(await this.scripts.incrWithTtl(key, ttlSeconds));
+  /**
+   * A rate limit's window counter (the hot command of every limited route, the view route among
+   * them): the calls of one event-loop turn go to Redis as one atomic script call (TurnBatch).
+   */
+  incrWithTtl(key: string, ttlSeconds: number): Promise<number> {
+    return this.ttlBatch.add({ key, ttlSeconds });
   }
 
   /**
-   * The view path's hot command. Calls made in one turn of the event loop (the requests of one
-   * poll phase) go to Redis as one script call: one command for Redis to run and one for the
-   * client to track instead of one each. The script is atomic, so each pair is counted exactly
-   * as a call of its own would be; when it fails, every call of the batch fails (and the caller
-   * counts those views in process, as for a single failed call).
+   * The view path's hot command, batched per event-loop turn like incrWithTtl. The script is
+   * atomic, so each pair is counted exactly as a call of its own would be; when it fails, every
+   * call of the batch fails (and the caller counts those views in process, as for a single failed
+   * call).
    */
   incrOnce(onceKey: string, ttlSeconds: number, counterKey: string): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      if (!this.pendingOnce.length) setImmediate(() => this.sendIncrOnce());
-      this.pendingOnce.push({ onceKey, counterKey, ttlSeconds, resolve, reject });
-    });
-  }
-
-  private sendIncrOnce(): void {
-    const batch = this.pendingOnce.splice(0, ONCE_BATCH_MAX);
-    if (this.pendingOnce.length) setImmediate(() => this.sendIncrOnce());
-    const keys = batch.flatMap((p) => [p.onceKey, p.counterKey]);
-    this.scripts.incrOnceMany(keys.length, ...keys, ...batch.map((p) => p.ttlSeconds)).then(
-      (counted) => batch.forEach((p, i) => p.resolve(Number(counted[i]) === 1)),
-      (err: unknown) => batch.forEach((p) => p.reject(err)),
-    );
+    return this.onceBatch.add({ onceKey, counterKey, ttlSeconds });
   }
 
   async take(keys: readonly string[]) {
