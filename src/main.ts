@@ -7,12 +7,14 @@ import { createContainer, type Container } from './composition/container.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
-import { warnOnOldRuntime } from './runtime.js';
+import { releaseStartupMemory, warnOnOldRuntime } from './runtime.js';
 import { DataDirError } from './infrastructure/db/data-dir.js';
 import { httpOptionsOf } from './composition/http-options.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
+/** when releaseStartupMemory runs after start: the scheduler's and workers' first ticks are done */
+const STARTUP_SETTLE_MS = 5000;
 
 export interface Running {
   container: Container;
@@ -111,6 +113,15 @@ async function main() {
     }
     throw e;
   }
+  // start-up garbage (Node 24's module loader, the first jobs' queue set-up) back to the system,
+  // once the first seconds of work are done
+  setTimeout(() => {
+    try {
+      releaseStartupMemory();
+    } catch (err) {
+      running.container.logger.warn({ event: 'process.memory_release_failed', err });
+    }
+  }, STARTUP_SETTLE_MS).unref();
   const onSignal = (signal: string) => {
     running.container.logger.info({ event: 'process.signal', signal });
     // the grace period for running jobs, plus time to flush telemetry and close the stores

