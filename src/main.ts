@@ -109,6 +109,11 @@ async function main() {
       console.error((e as Error).message);
       process.exit(2);
     }
+    // e.g. an ADMIN_PASSWORD the password policy refuses
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
     throw e;
   }
   const onSignal = (signal: string) => {
