@@ -134,7 +134,7 @@ export async function createContainer(
   if (!overrides.cache) onClose(() => cache.close());
 
   const clock = overrides.clock ?? systemClock;
-  const jobLock = new AdvisoryJobLock(database);
+  const jobLock = new AdvisoryJobLock(database, logger);
   const queue = new PgBossJobQueue(database, logger);
   // before the database closes; the pipeline stops it earlier still, before telemetry flushes
   onClose(() => queue.stop(config.jobs.shutdownGraceSeconds * 1000));
