@@ -31,7 +31,7 @@ const EnvSchema = Type.Object({
   AUTH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   AUTH_TOKEN_TTL: Int(60, 60 * 60 * 24 * 90),
   ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email' })),
-  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  ADMIN_PASSWORD: Str(),
   TRUSTED_PROXIES: Str(),
   REGISTRATION: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
   PUBLIC_BASE_URL: Url(),
@@ -289,6 +289,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   }
   if ((e.EMBEDDING_RESPONSE_KEY ?? 'dense') === 'dense' && e.EMBEDDING_URL && !e.EMBEDDING_DIMENSION) {
     problems.push('EMBEDDING_DIMENSION: required when EMBEDDING_URL is set with the dense response key');
+  }
+  // the password policy of sign-up (AuthService.checkPassword; the common-password list is checked
+  // when the account is made, in createContainer)
+  if (e.ADMIN_PASSWORD !== undefined) {
+    if ([...e.ADMIN_PASSWORD].length < 10) problems.push('ADMIN_PASSWORD: needs at least 10 characters');
+    else if (!e.ADMIN_PASSWORD.trim()) problems.push('ADMIN_PASSWORD: cannot be only whitespace');
   }
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (e.S3_ENDPOINT && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))

@@ -111,6 +111,11 @@ async function main() {
       console.error((e as Error).message);
       process.exit(2);
     }
+    // e.g. an ADMIN_PASSWORD the password policy refuses
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
     throw e;
   }
   // start-up garbage (Node 24's module loader, the first jobs' queue set-up) back to the system,

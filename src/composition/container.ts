@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger as Pino } from 'pino';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
+import { AppError } from '../domain/errors.js';
 import { openDatabase, type Database } from '../infrastructure/db/client.js';
 import { seedDatabase } from '../infrastructure/db/seed.js';
 import { MemoryCache } from '../infrastructure/cache/memory-cache.js';
@@ -133,7 +134,7 @@ export async function createContainer(
   if (!overrides.cache) onClose(() => cache.close());
 
   const clock = overrides.clock ?? systemClock;
-  const jobLock = new AdvisoryJobLock(database);
+  const jobLock = new AdvisoryJobLock(database, logger);
   const queue = new PgBossJobQueue(database, logger);
   // before the database closes; the pipeline stops it earlier still, before telemetry flushes
   onClose(() => queue.stop(config.jobs.shutdownGraceSeconds * 1000));
@@ -210,11 +211,16 @@ export async function createContainer(
   };
 
   if (config.auth.adminEmail && config.auth.adminPassword) {
-    const { user, created } = await auth.ensureUser({
-      email: config.auth.adminEmail,
-      password: config.auth.adminPassword,
-      role: 'admin',
-    });
+    const { user, created } = await auth
+      .ensureUser({ email: config.auth.adminEmail, password: config.auth.adminPassword, role: 'admin' })
+      .catch(async (err: unknown) => {
+        // a password the sign-up policy refuses (e.g. a common one) is a set-up problem: exit 1
+        if (err instanceof AppError && err.code === 'weak_password') {
+          await container.close();
+          throw new ConfigError([`ADMIN_PASSWORD: ${err.message}`]);
+        }
+        throw err;
+      });
     logger.info({ event: 'auth.admin_bootstrap', user_id: user.id, created }, 'admin account ready');
   }
   return container;

@@ -47,9 +47,7 @@ afterAll(async () => {
 });
 
 // on PGlite and, when TEST_DATABASE_URL is set (as in CI), on PostgreSQL
-// PGlite only for now: on PostgreSQL the run stayed "Running" in this journey after the merge of
-// session 3 (the refresh itself passes on PostgreSQL in test/metrics); see the closing note
-describe.sequential.each(dbKinds().filter((k) => k === 'pglite'))(
+describe.sequential.each(dbKinds())(
   'metric refresh from the jobs page in Chromium (%s)',
   (kind) => {
     let env: BrowserEnv;

@@ -48,4 +48,35 @@ describe.sequential('the site root and a closed sign-up in Chromium', () => {
     await env.screenshot(desk.page, 'register-closed-zh-TW-desktop');
     await desk.context.close();
   });
+
+  it('offers no sign-up link anywhere when registration is closed: header, phone menu, sign-in page', async () => {
+    const signUpLinks = (page: import('playwright-core').Page) => page.locator('a[href="/register"]').count();
+    // desktop, on the sign-in page: the header's "Sign in" is there, "Create account" is not
+    const desk = await env.newContext();
+    await desk.page.goto('/login');
+    const nav = desk.page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.getByRole('link', { name: 'Sign in' }).count()).toBe(1);
+    // the link would show until the site's registration answer arrives: it is gone once it has
+    await expect.poll(() => signUpLinks(desk.page)).toBe(0);
+    await desk.page.waitForTimeout(300);
+    expect(await signUpLinks(desk.page)).toBe(0);
+    expect(await desk.page.getByText('No account yet?').count()).toBe(0);
+    expect(await desk.page.locator('input[name="password"]').count()).toBe(1);
+    await env.screenshot(desk.page, 'login-registration-closed-desktop');
+    await desk.page.getByLabel('Language').selectOption('zh-TW');
+    await expect.poll(() => nav.getByRole('link', { name: '登入' }).count()).toBe(1);
+    expect(await desk.page.getByRole('link', { name: '建立帳號' }).count()).toBe(0);
+    await env.screenshot(desk.page, 'login-registration-closed-zh-TW');
+    await desk.context.close();
+
+    // phone: the menu holds the sign-in link only
+    const phone = await env.newContext({ viewport: VIEWPORTS.phone });
+    await phone.page.goto('/articles');
+    await phone.page.getByRole('button', { name: 'Menu' }).click();
+    const menu = phone.page.locator('#site-nav');
+    await expect.poll(() => menu.getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
+    await expect.poll(() => signUpLinks(phone.page)).toBe(0);
+    await env.screenshot(phone.page, 'nav-registration-closed-phone');
+    await phone.context.close();
+  });
 });

@@ -1,5 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { users } from '../../src/infrastructure/db/schema/index.js';
+import { userCommands } from '../../src/jobs/commands/users.command.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/db.js';
 
 describe('accounts: password policy, sign-out revocation, registration switch', () => {
   let t: TestApp;
@@ -85,5 +90,64 @@ describe('REGISTRATION=closed', () => {
     expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: admin.headers })).statusCode).toBe(
       200,
     );
+  });
+});
+
+/** The sign-up password policy also holds for the accounts an admin makes (issue 16). */
+describe('ADMIN_PASSWORD and cli user:create follow the password policy', () => {
+  it('refuses a short or blank ADMIN_PASSWORD in the configuration, naming the variable', () => {
+    const load = (password: string) => () =>
+      loadConfig({ ADMIN_EMAIL: 'boss@example.test', ADMIN_PASSWORD: password });
+    expect(load('abcd1234')).toThrow(ConfigError);
+    expect(load('abcd1234')).toThrow(/ADMIN_PASSWORD: needs at least 10 characters/);
+    expect(load(' '.repeat(12))).toThrow(/ADMIN_PASSWORD: cannot be only whitespace/);
+    expect(load('a-long-admin-passphrase')().auth.adminPassword).toBe('a-long-admin-passphrase');
+  });
+
+  it('does not start with a common ADMIN_PASSWORD (a configuration error), and creates no account', async () => {
+    const database = await createTestDatabase();
+    try {
+      await expect(
+        buildTestApp({ database, env: { ADMIN_EMAIL: 'boss@example.test', ADMIN_PASSWORD: 'password1234' } }),
+      ).rejects.toThrow(new ConfigError(['ADMIN_PASSWORD: this password is too common, choose another']));
+      const rows = await database.db.select().from(users).where(eq(users.email, 'boss@example.test'));
+      expect(rows).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('user:create refuses a short, blank or common password with exit 2 and a clear line', async () => {
+    const t = await buildTestApp();
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)));
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const create = (password: string) =>
+        userCommands['user:create']!.run(t.container, { email: 'made@example.test', password, admin: true });
+      expect(await create('abcd1234')).toBe(2);
+      expect(await create(' '.repeat(12))).toBe(2);
+      expect(await create('qwertyuiop')).toBe(2);
+      expect(errors).toEqual([
+        'user:create: --password refused: the password needs at least 10 characters',
+        'user:create: --password refused: the password cannot be only spaces',
+        'user:create: --password refused: this password is too common, choose another',
+      ]);
+      const rows = await t.container.database.db.select().from(users).where(eq(users.email, 'made@example.test'));
+      expect(rows).toEqual([]);
+      // a good one makes the account, which can sign in
+      expect(await create('a-long-admin-passphrase')).toBe(0);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'made@example.test', password: 'a-long-admin-passphrase' },
+      });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().user.role).toBe('admin');
+    } finally {
+      spy.mockRestore();
+      logged.mockRestore();
+      await t.close();
+    }
   });
 });

@@ -87,3 +87,78 @@ describe('non-UTF-8 feeds over HTTP', () => {
     for (const t of [...uol, ...ru, ...pt]) expect(t).not.toContain('\uFFFD');
   });
 });
+
+/**
+ * A recorded arXiv API answer (arxiv.py's test fixture, SOURCES.md): the arXiv source kind reads
+ * the identifiers, the DOIs of `arxiv:doi`, the first-version date and the authors of each entry.
+ */
+describe('a real arXiv API answer through the arXiv source reader', () => {
+  const file = 'arxiv.py/search_query-au-del_maestro.xml';
+  let peer: HttpPeer;
+  beforeAll(async () => {
+    peer = await new HttpPeer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/atom+xml; charset=utf-8' }).end(bytes(file));
+    }).start();
+  });
+  afterAll(() => peer.stop());
+
+  it('reads ids, DOIs, dates and authors of every entry', async () => {
+    const res = await new HttpFeedReader(new HttpFetcher()).read({
+      url: `${peer.url}/api/query?search_query=au:del_maestro`,
+      kind: 'arxiv',
+      etag: null,
+      lastModified: null,
+    });
+    if (res.notModified) throw new Error('unexpected 304');
+    const entries = res.entries;
+    // the same titles, links and dates as the reference reading in expected.json
+    const reference = corpus.find((e) => e.file === file)!.items!;
+    expect(entries.map((e) => ({ title: e.title, url: e.url, published: e.publishedAt?.toISOString() })))
+      .toEqual(reference);
+    // new-style and old-style (archive/number) identifiers, without their version
+    expect(entries.map((e) => e.arxivId)).toEqual([
+      '1201.4869',
+      'cond-mat/0412498',
+      'cond-mat/0603029',
+      '1005.5383',
+      '1303.6954',
+      '1312.6177',
+      '1412.6529',
+      'cond-mat/0607501',
+      'cond-mat/0702661',
+      '0807.2873',
+    ]);
+    // arxiv:doi of each entry, a publisher's suffix with a letter included (S021797921244002X)
+    expect(entries.map((e) => e.doi)).toEqual([
+      '10.1142/S021797921244002X',
+      '10.1103/PhysRevB.71.184511',
+      '10.1103/PhysRevB.74.024520',
+      '10.1103/PhysRevB.82.060515',
+      '10.1103/PhysRevB.88.064512',
+      '10.1103/PhysRevB.89.224502',
+      '10.1103/PhysRevB.91.184507',
+      '10.1103/PhysRevB.74.214517',
+      '10.1103/PhysRevB.76.064418',
+      '10.1016/j.aop.2008.08.003',
+    ]);
+    // a revised paper keeps the date of its first version (published), not of the revision (updated)
+    const revised = entries.find((e) => e.arxivId === '1303.6954')!;
+    expect(revised.publishedAt?.toISOString()).toBe('2013-03-27T20:00:04.000Z');
+    expect(entries.map((e) => e.author)).toEqual([
+      'Adrian Del Maestro',
+      'Adrian Del Maestro, Subir Sachdev',
+      'Adrian Del Maestro, Bernd Rosenow, Subir Sachdev',
+      'Adrian Del Maestro, Ian Affleck',
+      'B. Kulchytskyy, G. Gervais, A. Del Maestro',
+      'C. M. Herdman, A. Rommal, A. Del Maestro',
+      'C. M. Herdman, A. Del Maestro',
+      'R. G. Melko, A. Del Maestro, A. A. Burkov',
+      'Adrian Del Maestro, Michel J. P. Gingras',
+      'Adrian Del Maestro, Bernd Rosenow, Subir Sachdev',
+    ]);
+    expect(entries[0]!.categories).toEqual(['cond-mat.mes-hall', 'cond-mat.other']);
+    // the abstract is one line of plain text, entities decoded
+    expect(entries[1]!.summary).toMatch(/^We present the theory .* \(p >= 3, integer\)\. For the case/);
+    expect(entries.every((e) => e.summary && !e.summary.includes('\n'))).toBe(true);
+  });
+});

@@ -126,11 +126,15 @@ export class AuthService {
     this.log.info({ event: 'auth.signed_out', user_id: principal.userId });
   }
 
-  /** ADMIN_EMAIL/ADMIN_PASSWORD at start and `cli user:create --admin`: create or promote. */
+  /**
+   * ADMIN_EMAIL/ADMIN_PASSWORD at start and `cli user:create --admin`: create or promote. The
+   * password policy of sign-up applies (422 `weak_password`).
+   */
   async ensureUser(input: { email: string; password: string; role: Role; displayName?: string }): Promise<{
     user: UserOut;
     created: boolean;
   }> {
+    await this.checkPassword(input.password);
     const email = normalizeEmail(input.email);
     const existing = await this.users.findByEmail(email);
     if (existing) {

@@ -82,7 +82,9 @@ export interface JobQueue {
   ): Promise<{ items: DeadJob<T>[]; total: number }>;
   /**
    * Jobs left running by a process that no longer exists are handed back at once (only where this
-   * process is the only one on the database: PGlite). Elsewhere their heartbeat expires.
+   * process is the only one on the database: PGlite). Elsewhere their heartbeat expires. Jobs handed
+   * back that way, or by a process that stopped before they ended (SIGTERM after the grace period),
+   * run again now rather than after a retry backoff: nothing failed in them. Answers how many.
    */
   recoverOrphans(queue: string): Promise<number>;
   /** Stops fetching; running handlers get graceMs to finish, then their jobs are handed back. */

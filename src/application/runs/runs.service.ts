@@ -188,9 +188,7 @@ export class RunsService {
       log.error({ event: 'run.failed', run_id: run.id, kind: run.kind, error, err });
     }
     await recorder.flush();
-    await this.runs.finish(run.id, { status, counts: {}, error, summary }).catch((err: unknown) => {
-      log.error({ event: 'run.finish_failed', run_id: run.id, err });
-    });
+    await this.finishRun(run.id, { status, counts: {}, error, summary });
     log.info({
       event: 'run.completed',
       run_id: run.id,
@@ -200,7 +198,30 @@ export class RunsService {
       duration_ms: Date.now() - started,
     });
   }
+
+  /**
+   * Writes the run's end. A write refused by a passing database fault (a dropped connection, a pool
+   * that timed out under load) is tried again for about a minute: a run whose end is not written
+   * shows as running. If it still fails the repository no longer beats its heartbeat, so the sweep
+   * closes it as interrupted (RunRepository.finish).
+   */
+  private async finishRun(id: string, result: Parameters<RunRepository['finish']>[1]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.runs.finish(id, result);
+        return;
+      } catch (err) {
+        const last = attempt >= FINISH_ATTEMPTS;
+        this.logger[last ? 'error' : 'warn']({ event: 'run.finish_failed', run_id: id, attempt, err });
+        if (last) return;
+        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** (attempt - 1), 15_000)));
+      }
+    }
+  }
 }
+
+/** 0.5 + 1 + 2 + 4 + 8 + 15 + 15 + 15 s between the attempts: about a minute */
+const FINISH_ATTEMPTS = 9;
 
 const busy = (kind: RunKind) =>
   conflict(`a ${kind} run is already in progress`, kind === 'scrape' ? 'run_in_progress' : 'job_running');

@@ -25,9 +25,22 @@ export interface Database {
   connectionString?: string;
   /** the embedded instance (PGlite): the job queue runs its statements on it */
   pglite?: PGlite;
+  /**
+   * PostgreSQL: one connection of the pool for the caller alone (session-level advisory locks);
+   * `release(true)` when it broke. Its errors are the caller's to handle.
+   */
+  connect?(): Promise<PooledConnection>;
   /** true when the database answers a trivial query */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A checked-out PostgreSQL connection (node-postgres PoolClient, the part used). */
+export interface PooledConnection {
+  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  release(destroy?: boolean): void;
 }
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations', import.meta.url));
@@ -64,6 +77,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       db,
       kind: 'postgres',
       connectionString: opts.databaseUrl,
+      connect: () => pool.connect() as Promise<PooledConnection>,
       ping: () => ping(db),
       close: () => pool.end(),
     };

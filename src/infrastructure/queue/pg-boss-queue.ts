@@ -26,6 +26,14 @@ export interface PgBossQueueOptions {
 }
 
 const deadQueue = (queue: string) => `${queue}.dead`;
+/** the output of a job handed back because its process ended without finishing it */
+const ORPHANED = 'the process running it ended';
+/** pg-boss's own output for the jobs its stop() fails after the grace period */
+const STOPPED = 'pg-boss shut down while active';
+const wasHandedBack = (output: unknown) => {
+  const o = (output ?? {}) as { error?: unknown; value?: unknown; message?: unknown };
+  return [o.error, o.value, o.message].some((v) => v === ORPHANED || v === STOPPED);
+};
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class PgBossJobQueue implements JobQueue {
@@ -199,17 +207,20 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async recoverOrphans(queue: string): Promise<number> {
-    // only where no other process can be running these jobs: one process per PGlite DATA_DIR
-    if (this.database.kind !== 'pglite') return 0;
     const boss = await this.instance();
-    const active = (await boss.findJobs(queue, { limit: 100_000 })).filter((j) => j.state === 'active');
-    if (!active.length) return 0;
-    await boss.fail(
-      queue,
-      active.map((j) => j.id),
-      { error: 'the process running it ended' },
-    );
-    return active.length;
+    // only where no other process can be running these jobs: one process per PGlite DATA_DIR
+    const orphans =
+      this.database.kind === 'pglite'
+        ? (await boss.findJobs(queue, { limit: 100_000 })).filter((j) => j.state === 'active').map((j) => j.id)
+        : [];
+    if (orphans.length) await boss.fail(queue, orphans, { error: ORPHANED });
+    // a failed job waits for its retry backoff (seconds to minutes); one that a process handed back
+    // (the kill above, or pg-boss's stop after the grace period) did not fail: it runs again now
+    const handedBack = (await boss.findJobs(queue, { queued: true, limit: 100_000 }))
+      .filter((j) => j.state === 'retry' && wasHandedBack(j.output))
+      .map((j) => j.id);
+    for (const id of handedBack) await boss.update(queue, undefined, { id, startAfter: new Date() });
+    return handedBack.length;
   }
 
   stop(graceMs: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { AppError } from '../../domain/errors.js';
 import type { Command } from './command.js';
 
 export const userCommands: Record<string, Command> = {
@@ -13,16 +14,27 @@ export const userCommands: Record<string, Command> = {
       admin: { type: 'boolean', default: false },
     },
     async run(c, v) {
-      if (typeof v.email !== 'string' || typeof v.password !== 'string' || v.password.length < 8) {
-        console.error('user:create needs --email and --password (at least 8 characters)');
+      if (typeof v.email !== 'string' || typeof v.password !== 'string') {
+        console.error('user:create needs --email and --password');
         return 2;
       }
-      const { user, created } = await c.services.auth.ensureUser({
-        email: v.email,
-        password: v.password,
-        role: v.admin ? 'admin' : 'user',
-        displayName: typeof v.name === 'string' ? v.name : undefined,
-      });
+      let result: Awaited<ReturnType<typeof c.services.auth.ensureUser>>;
+      try {
+        result = await c.services.auth.ensureUser({
+          email: v.email,
+          password: v.password,
+          role: v.admin ? 'admin' : 'user',
+          displayName: typeof v.name === 'string' ? v.name : undefined,
+        });
+      } catch (err) {
+        // the password policy of sign-up: at least 10 characters, not only spaces, not a common one
+        if (err instanceof AppError && err.code === 'weak_password') {
+          console.error(`user:create: --password refused: ${err.message}`);
+          return 2;
+        }
+        throw err;
+      }
+      const { user, created } = result;
       console.log(`${created ? 'created' : 'updated'} ${user.role} ${user.email} (${user.id})`);
       return 0;
     },

@@ -7,6 +7,7 @@ import type { MessageKey } from '../lib/messages';
 import { useHotkeys } from '../lib/keyboard';
 import { HelpOverlay } from './help-overlay';
 import { TopicNav } from './topic-nav';
+import { useRegistration } from '../features/auth/api/get-registration';
 import './reader.css';
 
 const ADMIN_LINKS: { to: string; label: MessageKey }[] = [
@@ -27,6 +28,8 @@ export function Layout() {
   const { pathname } = useLocation();
   const close = () => setOpen(false);
   const readerPage = pathname.startsWith('/articles') || pathname.startsWith('/reports');
+  // REGISTRATION=closed: no sign-up link (the sign-up page says it is closed)
+  const signUpOpen = useRegistration().data?.registration !== 'closed';
 
   // shortcuts of every page; the list and the reader view add their own (j, k, o, f, m)
   useHotkeys({
@@ -122,9 +125,11 @@ export function Layout() {
                 <NavLink to="/login" onClick={close}>
                   {t('nav.login')}
                 </NavLink>
-                <NavLink to="/register" className="button-link" onClick={close}>
-                  {t('nav.register')}
-                </NavLink>
+                {signUpOpen && (
+                  <NavLink to="/register" className="button-link" onClick={close}>
+                    {t('nav.register')}
+                  </NavLink>
+                )}
               </>
             )}
           </div>

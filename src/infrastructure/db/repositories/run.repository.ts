@@ -95,35 +95,40 @@ export class DrizzleRunRepository implements RunRepository {
   }
 
   async finish(id: string, result: RunFinish): Promise<void> {
-    const [run] = await this.db
-      .select({ kind: scraperRuns.kind, startedAt: scraperRuns.startedAt })
-      .from(scraperRuns)
-      .where(eq(scraperRuns.id, id));
-    let status = result.status;
-    if (run?.kind === 'scrape') {
-      const errors = await this.scrapeErrors(id, run.startedAt);
-      await this.addErrors(id, errors);
-      if (status === 'completed' && errors.length) status = 'completed_with_errors';
-    }
-    const write = (error: string | null) =>
-      this.db
-        .update(scraperRuns)
-        .set({
-          status,
-          counts: result.counts,
-          summary: result.summary ?? result.counts,
-          error,
-          finishedAt: new Date(),
-          heartbeatAt: new Date(),
-        })
-        .where(eq(scraperRuns.id, id));
     try {
-      await write(result.error === null ? null : storableText(result.error, MESSAGE_MAX));
-    } catch {
-      // whatever the text held, the run must not stay `running`
-      await write(`${status}; the error text could not be stored`);
+      const [run] = await this.db
+        .select({ kind: scraperRuns.kind, startedAt: scraperRuns.startedAt })
+        .from(scraperRuns)
+        .where(eq(scraperRuns.id, id));
+      let status = result.status;
+      if (run?.kind === 'scrape') {
+        const errors = await this.scrapeErrors(id, run.startedAt);
+        await this.addErrors(id, errors);
+        if (status === 'completed' && errors.length) status = 'completed_with_errors';
+      }
+      const write = (error: string | null) =>
+        this.db
+          .update(scraperRuns)
+          .set({
+            status,
+            counts: result.counts,
+            summary: result.summary ?? result.counts,
+            error,
+            finishedAt: new Date(),
+            heartbeatAt: new Date(),
+          })
+          .where(eq(scraperRuns.id, id));
+      try {
+        await write(result.error === null ? null : storableText(result.error, MESSAGE_MAX));
+      } catch {
+        // whatever the text held, the run must not stay `running`
+        await write(`${status}; the error text could not be stored`);
+      }
+    } finally {
+      // no more heartbeats for a run whose end this process tried to write: if every attempt fails
+      // (RunsService retries), the sweep closes it as interrupted instead of it showing as running
+      this.untrack(id);
     }
-    this.untrack(id);
   }
 
   async get(id: string): Promise<RunRecord | null> {

@@ -13,7 +13,7 @@ interface Props {
   /** the fields after the email field */
   children: ReactNode;
   /** the line under the form (a link to the other page) */
-  footer: ReactNode;
+  footer?: ReactNode;
 }
 
 /** The sign-in and sign-up form: email first, busy while sending, one error line. */
@@ -58,7 +58,7 @@ export function AuthForm({ title, submitLabel, onSubmit, known, children, footer
           {submitLabel}
         </button>
       </form>
-      <p>{footer}</p>
+      {footer && <p>{footer}</p>}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { useSessionActions } from '../../../lib/session';
 import { AuthForm } from './auth-form';
+import { useRegistration } from '../api/get-registration';
 
 /** Only same-site paths are followed after signing in. */
 export function safeNext(next: string | null): string {
@@ -13,6 +14,7 @@ export default function LoginPage() {
   const { login } = useSessionActions();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const signUpOpen = useRegistration().data?.registration !== 'closed';
 
   return (
     <AuthForm
@@ -24,9 +26,11 @@ export default function LoginPage() {
         await navigate(safeNext(params.get('next')), { replace: true });
       }}
       footer={
-        <>
-          {t('auth.login.noAccount')} <Link to="/register">{t('nav.register')}</Link>
-        </>
+        signUpOpen ? (
+          <>
+            {t('auth.login.noAccount')} <Link to="/register">{t('nav.register')}</Link>
+          </>
+        ) : undefined
       }
     >
       <label>
