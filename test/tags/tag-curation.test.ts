@@ -77,7 +77,15 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
 
     const first = await table(base);
     expect(first).toMatchObject({ total: 7, limit: 50, offset: 0 });
-    expect(names(first)).toEqual(['100%_pure', 'lasers', 'optics', 'quantum dots', 'qubits', '量子位元', '量子計算']);
+    expect(names(first)).toEqual([
+      '100%_pure',
+      'lasers',
+      'optics',
+      'quantum dots',
+      'qubits',
+      '量子位元',
+      '量子計算',
+    ]);
     expect(first.items.find((r) => r.name === 'lasers')).toMatchObject({
       group_name: 'Photonics',
       article_count: 3,
@@ -103,7 +111,10 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
       '100%_pure:0',
       '量子計算:0',
     ]);
-    expect(names(await table(`${base}&sort=article_count&order=asc&limit=2`))).toEqual(['100%_pure', '量子計算']);
+    expect(names(await table(`${base}&sort=article_count&order=asc&limit=2`))).toEqual([
+      '100%_pure',
+      '量子計算',
+    ]);
     // by group: groups by name, Ungrouped last both ways
     expect(names(await table(`${base}&sort=group`))).toEqual([
       'lasers',
@@ -124,12 +135,18 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
       null,
     ]);
     // by creation: newest first by default
-    expect(names(await table(`${base}&sort=created_at&limit=3`))).toEqual(['100%_pure', '量子位元', 'quantum dots']);
+    expect(names(await table(`${base}&sort=created_at&limit=3`))).toEqual([
+      '100%_pure',
+      '量子位元',
+      'quantum dots',
+    ]);
     expect(names(await table(`${base}&sort=created_at&order=asc&limit=2`))).toEqual(['lasers', 'optics']);
 
     // search: substring, case-insensitive, NFKC and spaces normalized as names are, CJK, LIKE characters literal
     expect(names(await table(`${base}&q=QUANT`))).toEqual(['quantum dots']);
-    expect(names(await table(`${base}&q=${encodeURIComponent('  Ｑuantum   DOTS ')}`))).toEqual(['quantum dots']);
+    expect(names(await table(`${base}&q=${encodeURIComponent('  Ｑuantum   DOTS ')}`))).toEqual([
+      'quantum dots',
+    ]);
     expect(names(await table(`${base}&q=${encodeURIComponent('量子')}`))).toEqual(['量子位元', '量子計算']);
     expect(names(await table(`${base}&q=${encodeURIComponent('位')}`))).toEqual(['量子位元']);
     expect(names(await table(`${base}&q=${encodeURIComponent('%')}`))).toEqual(['100%_pure']);
@@ -283,7 +300,10 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
 
     const other = await makeTopic(db);
     const foreign = await makeTag(db, other.id, 'llm');
-    const res = await post('/admin/tags/merge', { source_ids: [foreign.id, bystander.id], target_id: target.id });
+    const res = await post('/admin/tags/merge', {
+      source_ids: [foreign.id, bystander.id],
+      target_id: target.id,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('topic_mismatch');
     expect(await linkRows(db, topic.id)).toBe(rows);
@@ -308,8 +328,14 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
       .from(tagNormalizationSuggestions)
       .where(eq(tagNormalizationSuggestions.topicId, topic.id));
     expect(pending).toEqual([]);
-    expect((await post('/admin/tags/merge', { source_ids: [s2.id], target_id: target.id })).statusCode).toBe(200);
-    const r = await t.container.services.tagger.tagArticle({ topicId: topic.id, articleId: a[4]!.id, names: ['llms'] });
+    expect((await post('/admin/tags/merge', { source_ids: [s2.id], target_id: target.id })).statusCode).toBe(
+      200,
+    );
+    const r = await t.container.services.tagger.tagArticle({
+      topicId: topic.id,
+      articleId: a[4]!.id,
+      names: ['llms'],
+    });
     expect(r).toMatchObject({ tagIds: [target.id], createdTags: [] });
   });
 
@@ -346,7 +372,11 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
     expect(done.statusCode, done.body).toBe(200);
     expect({ ...done.json(), dry_run: true }).toEqual(p);
     const page = await table(`topic_id=${topic.id}&group_id=${photonics.id}`);
-    expect(page.items.map((r) => `${r.name}:${r.article_count}`)).toEqual(['lasers:2', 'mirrors:0', 'optics:1']);
+    expect(page.items.map((r) => `${r.name}:${r.article_count}`)).toEqual([
+      'lasers:2',
+      'mirrors:0',
+      'optics:1',
+    ]);
     expect((await db.select().from(tags).where(eq(tags.id, twin.id))).length).toBe(0);
     // a retry finds the work done
     const again = await post('/admin/tags/move', body);
@@ -415,7 +445,15 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
     const { topic } = await seedTable();
     const res = await get(`/tag-groups?topic_id=${topic.id}&include_tags=false`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((g: { display_name: string; tags: unknown[]; tag_count: number }) => [g.display_name, g.tags.length, g.tag_count])).toEqual([
+    expect(
+      res
+        .json()
+        .map((g: { display_name: string; tags: unknown[]; tag_count: number }) => [
+          g.display_name,
+          g.tags.length,
+          g.tag_count,
+        ]),
+    ).toEqual([
       ['Photonics', 0, 2],
       ['Quantum', 0, 2],
       ['Ungrouped', 0, 3],

@@ -61,7 +61,10 @@ describe.each(dbKinds())('tags table at scale (%s)', (kind) => {
       const { ms, body } = await timed(`${query}&limit=50`);
       figures[query] = Math.round(ms);
       expect(body.items.length, query).toBeGreaterThan(0);
-      expect(body.items.every((r) => r.article_count === 20), query).toBe(true);
+      expect(
+        body.items.every((r) => r.article_count === 20),
+        query,
+      ).toBe(true);
       expect(ms, query).toBeLessThan(BOUND_MS);
     }
     const first = await timed('sort=name&limit=50');

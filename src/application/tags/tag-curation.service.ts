@@ -79,7 +79,12 @@ export class TagCurationService {
       if (!dryRun) await repo.lockTags([input.target_id, ...sourceIds]);
       const [target] = await repo.tagRows([input.target_id]);
       if (!target) throw unknownTags([input.target_id], '/target_id');
-      const { found, already } = await this.resolve(repo, sourceIds, (into) => into === target.id, '/source_ids');
+      const { found, already } = await this.resolve(
+        repo,
+        sourceIds,
+        (into) => into === target.id,
+        '/source_ids',
+      );
       const foreign = found.filter((t) => t.topicId !== target.topicId);
       if (foreign.length) {
         throw invalid('the tags belong to different topics', 'topic_mismatch', [
@@ -182,7 +187,11 @@ export class TagCurationService {
   }
 
   /** Pending suggestions, a page at a time, with tag article counts and the articles behind them. */
-  async suggestions(input: { topic_id?: string; limit?: number; offset?: number }): Promise<SuggestionPageOut> {
+  async suggestions(input: {
+    topic_id?: string;
+    limit?: number;
+    offset?: number;
+  }): Promise<SuggestionPageOut> {
     const limit = input.limit ?? 20;
     const offset = input.offset ?? 0;
     const all = await this.store.listSuggestions('pending', input.topic_id);
@@ -194,10 +203,9 @@ export class TagCurationService {
     const newIds = page.map((s) => s.newTag.id).filter((x): x is string => !!x);
     const byTag = await this.store.articlesOfTags(newIds, ARTICLES_PER_SUGGESTION);
     const triggers = new Map(
-      (await this.store.articleRefs(page.map((s) => s.articleId).filter((x): x is string => !!x))).map((a) => [
-        a.id,
-        a,
-      ]),
+      (await this.store.articleRefs(page.map((s) => s.articleId).filter((x): x is string => !!x))).map(
+        (a) => [a.id, a],
+      ),
     );
     const items = page.map((s) => {
       const out = suggestionOut(s);

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Nullable, Obj, Uuid, errors } from '../schemas/common.js';
 import { principalOf, requireAdmin } from '../plugins/auth.js';
@@ -14,15 +14,14 @@ const TagRow = Type.Object({
   article_count: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
 });
-const Page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+const Page = <T extends TSchema>(item: T) =>
   Type.Object({
     items: Type.Array(item),
     total: Type.Integer(),
     limit: Type.Integer(),
     offset: Type.Integer(),
   });
-const IdList = (description: string) =>
-  Type.Array(Uuid(), { minItems: 1, maxItems: 1000, description });
+const IdList = (description: string) => Type.Array(Uuid(), { minItems: 1, maxItems: 1000, description });
 const DryRun = Type.Optional(
   Type.Boolean({ default: false, description: 'true: answer what would change, change nothing' }),
 );
@@ -136,7 +135,8 @@ export const tagCurationRoutes =
         schema: {
           tags: tagsTag,
           ...sec,
-          summary: 'Move tags to a group (null: Ungrouped); same-named tags there absorb them; dry_run previews',
+          summary:
+            'Move tags to a group (null: Ungrouped); same-named tags there absorb them; dry_run previews',
           body: Obj({
             tag_ids: IdList('tags to move'),
             tag_group_id: Nullable(Uuid({ description: 'null = ungrouped' })),

@@ -157,7 +157,8 @@ export async function copyLinks(db: Db, sourceIds: string[], targetId: string): 
 export async function recordMerges(db: Db, records: MergeRecord[]): Promise<void> {
   if (records.length === 0) return;
   const byTarget = new Map<string, string[]>();
-  for (const r of records) byTarget.set(r.targetTagId, [...(byTarget.get(r.targetTagId) ?? []), r.sourceTagId]);
+  for (const r of records)
+    byTarget.set(r.targetTagId, [...(byTarget.get(r.targetTagId) ?? []), r.sourceTagId]);
   // names merged into a source before now lead to the new target (they would vanish with the source)
   for (const [target, sources] of byTarget) {
     await db.execute(

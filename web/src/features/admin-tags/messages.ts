@@ -59,7 +59,8 @@ export const tagsEn = {
   'tags.preview.linksMoved_one': '{count} article link moves to “{name}”.',
   'tags.preview.linksMoved_other': '{count} article links move to “{name}”.',
   'tags.preview.linksDropped_one': '{count} duplicate link is dropped (its article already has “{name}”).',
-  'tags.preview.linksDropped_other': '{count} duplicate links are dropped (their articles already have “{name}”).',
+  'tags.preview.linksDropped_other':
+    '{count} duplicate links are dropped (their articles already have “{name}”).',
   'tags.preview.countChange': '“{name}”: {before} → {after} articles',
   'tags.preview.removed': 'These tags disappear:',
   'tags.preview.moved': 'These tags move:',
@@ -166,7 +167,8 @@ export const tagsZhTW: Record<TagsKey, string> = {
   'tags.preview.removed': '這些標籤會消失：',
   'tags.preview.moved': '這些標籤會移動：',
   'tags.preview.unchanged': '已在此群組中：',
-  'tags.preview.mergedInto': '群組中已有「{name}」：這些標籤會併入它（移動 {moved} 個連結，移除 {dropped} 個重複）：',
+  'tags.preview.mergedInto':
+    '群組中已有「{name}」：這些標籤會併入它（移動 {moved} 個連結，移除 {dropped} 個重複）：',
   'tags.preview.nothing': '沒有任何變更：這項工作先前已完成。',
   'tags.preview.confirmMerge': '合併',
   'tags.preview.confirmMove': '移動',

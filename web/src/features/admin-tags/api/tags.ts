@@ -77,7 +77,7 @@ export function useTagWrites() {
       qc.invalidateQueries({ queryKey: ['admin', 'tag-suggestions'] }),
     ]);
   };
-  const m = <A>(fn: (a: A) => Promise<unknown>) => useMutation({ mutationFn: fn, onSuccess: refresh });
+  const m = <A, R>(fn: (a: A) => Promise<R>) => useMutation({ mutationFn: fn, onSuccess: refresh });
   return {
     createGroup: m(
       (body: {

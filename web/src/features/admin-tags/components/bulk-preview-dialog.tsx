@@ -53,7 +53,9 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
         { source_ids: action.sourceIds, target_id: action.targetId },
         {
           onSuccess: (r) =>
-            onDone(n('tags.done.merged', r.removed.length + r.already_merged.length, { name: r.target.name })),
+            onDone(
+              n('tags.done.merged', r.removed.length + r.already_merged.length, { name: r.target.name }),
+            ),
         },
       );
     } else {

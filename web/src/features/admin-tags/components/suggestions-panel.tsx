@@ -33,7 +33,9 @@ export function SuggestionsPanel({ topicId, writes }: { topicId: string; writes:
         <p className="state state-empty">{t('tags.sugg.none')}</p>
       ) : (
         <ul className="suggestion-list">
-          {list.data?.items.map((s) => <SuggestionItem key={s.id} s={s} writes={writes} />)}
+          {list.data?.items.map((s) => (
+            <SuggestionItem key={s.id} s={s} writes={writes} />
+          ))}
         </ul>
       )}
       {total > PAGE && (
@@ -75,7 +77,12 @@ function SuggestionItem({ s, writes }: { s: SuggestionDetail; writes: TagWrites 
         {side(s.existing_tag)}
       </div>
       <div className="suggestion-similarity" title={t('tags.sugg.similarityHint')}>
-        <meter min={0} max={1} value={s.similarity_score} aria-label={t('tags.sugg.similarity', { percent })} />
+        <meter
+          min={0}
+          max={1}
+          value={s.similarity_score}
+          aria-label={t('tags.sugg.similarity', { percent })}
+        />
         <span data-testid="similarity">{t('tags.sugg.similarity', { percent })}</span>
       </div>
       {s.articles.length > 0 && (

@@ -18,7 +18,17 @@ interface Props {
 }
 
 /** One tag. Only the active row (and its controls) is in the tab order; arrows move between rows. */
-export function TagTableRow({ row, ref, active, selected, onFocus, onToggle, onMove, onEdit, onDelete }: Props) {
+export function TagTableRow({
+  row,
+  ref,
+  active,
+  selected,
+  onFocus,
+  onToggle,
+  onMove,
+  onEdit,
+  onDelete,
+}: Props) {
   const { t, n, locale } = useTagsText();
   const tab = active ? 0 : -1;
   const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>) => {

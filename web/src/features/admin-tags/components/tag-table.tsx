@@ -28,12 +28,16 @@ interface Props {
  * Rows are one tab stop: arrows move between them, Space selects, Enter edits.
  */
 export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
-  const { t, n } = useTagsText();
+  const { t, n, locale } = useTagsText();
+  const num = (v: number) => new Intl.NumberFormat(locale).format(v);
   const q = params.get('q') ?? '';
   const group = params.get('group') ?? '';
   const sortParam = params.get('sort') as TagSort | null;
   const sort: TagSort = sortParam && SORTS.includes(sortParam) ? sortParam : 'name';
-  const order = params.get('order') === 'asc' || params.get('order') === 'desc' ? params.get('order')! : defaultOrder(sort);
+  const order =
+    params.get('order') === 'asc' || params.get('order') === 'desc'
+      ? params.get('order')!
+      : defaultOrder(sort);
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
 
   const table = useTagTable({
@@ -154,12 +158,7 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
         </label>
       </div>
       {sel.selected.size > 0 && (
-        <BulkBar
-          selected={sel.selected}
-          groups={realGroups}
-          onClear={sel.clear}
-          onAction={setAction}
-        />
+        <BulkBar selected={sel.selected} groups={realGroups} onClear={sel.clear} onAction={setAction} />
       )}
       <p className="muted tag-keys-hint">{t('tags.keysHint')}</p>
       {table.isLoading ? (
@@ -216,7 +215,7 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
           <button type="button" disabled={page === 0} onClick={() => update({ page: String(page) })}>
             {t('tags.previous')}
           </button>
-          <span>{t('tags.page', { page: page + 1, pages })}</span>
+          <span>{t('tags.page', { page: num(page + 1), pages: num(pages) })}</span>
           <button
             type="button"
             disabled={page + 1 >= pages}
@@ -226,9 +225,9 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
           </button>
           <span className="muted" data-testid="tag-range">
             {t('tags.range', {
-              from: page * PAGE_SIZE + 1,
-              to: Math.min(total, page * PAGE_SIZE + rows.length),
-              total,
+              from: num(page * PAGE_SIZE + 1),
+              to: num(Math.min(total, page * PAGE_SIZE + rows.length)),
+              total: num(total),
             })}
           </span>
         </nav>

@@ -98,13 +98,7 @@ export default function TagsAdminPage() {
       </div>
       <div role="tabpanel" id={`tags-panel-${tab}`} aria-labelledby={`tags-tab-${tab}`}>
         {topicId && tab === 'tags' && (
-          <TagTable
-            topicId={topicId}
-            params={params}
-            update={update}
-            writes={writes}
-            onNotice={setNotice}
-          />
+          <TagTable topicId={topicId} params={params} update={update} writes={writes} onNotice={setNotice} />
         )}
         {topicId && tab === 'groups' && (
           <GroupsPanel
