@@ -34,7 +34,7 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
   useEffect(() => {
     ref.current?.showModal();
   }, []);
-  const preview = useQuery({
+  const preview = useQuery<MergeResult | MoveResult>({
     queryKey: ['tag-preview', action],
     gcTime: 0,
     queryFn: () =>
