@@ -74,6 +74,16 @@ function orderOf(q: TagTableQuery, b: string): SQL {
   }
 }
 
+/**
+ * The link count of every tag of the topic in one pass (a hash aggregate over the topic's links),
+ * for the article-count sort: cheaper than one count per matching tag once there are thousands.
+ */
+const linkCounts = (q: TagTableQuery) => sql`
+  left join (select a.tag_id, count(*)::int as n
+               from article_tags a
+               ${q.topicId ? sql`join tags ct on ct.id = a.tag_id and ct.topic_id = ${q.topicId}` : sql``}
+              group by a.tag_id) c on c.tag_id = t.id`;
+
 export async function tagTable(db: Db, q: TagTableQuery): Promise<{ rows: TagTableRow[]; total: number }> {
   const where = whereOf(q);
   const [counted] = rowsOf<{ n: number | string }>(
@@ -90,8 +100,9 @@ export async function tagTable(db: Db, q: TagTableQuery): Promise<{ rows: TagTab
         select b.* from (
           select t.id, t.topic_id, t.name, t.tag_group_id, t.created_at,
                  g.display_name as group_name, g.color_hex as group_color,
-                 ${byCount ? countOf : sql`null::int`} as article_count
+                 ${byCount ? sql`coalesce(c.n, 0)` : sql`null::int`} as article_count
             from tags t left join tag_groups g on g.id = t.tag_group_id
+            ${byCount ? linkCounts(q) : sql``}
            where ${where}) b
          order by ${orderOf(q, 'b')}
          limit ${q.limit} offset ${q.offset})
