@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import { TagsService } from '../application/tags/tags.service.js';
+import { TagCurationService } from '../application/tags/tag-curation.service.js';
 import { ArticleTaggerService } from '../application/tags/article-tagger.service.js';
 import { EndpointEmbeddingProvider } from '../infrastructure/embedding/endpoint-embedding.provider.js';
 import {
@@ -74,6 +75,7 @@ export const wireTags: WireArea = async (ctx) => {
       embedder,
       tagGroups: new TagGroupsService(store, embedder),
       tags: new TagsService(store, embedder, ctx.clock),
+      tagCuration: new TagCurationService(store),
       tagger: new ArticleTaggerService(store, embedder, ctx.config.tagSimilarityThreshold),
     },
   };

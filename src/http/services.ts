@@ -10,6 +10,7 @@ import type { ProviderTestService } from '../application/catalog/provider-test.s
 import type { RateLimiter } from '../application/shared/rate-limit.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
+import type { TagCurationService } from '../application/tags/tag-curation.service.js';
 import type { ArticleTagger } from '../application/shared/tagging.js';
 import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
@@ -57,6 +58,8 @@ export interface Services {
   jobs: JobsService;
   tagGroups: TagGroupsService;
   tags: TagsService;
+  /** the admin tags table, bulk merge and move, suggestions with their articles */
+  tagCuration: TagCurationService;
   /** the pipeline tags articles through this (tags area) */
   tagger: ArticleTagger;
   /** the configured embedding client (endpoint or built-in lexical) */

@@ -21,12 +21,12 @@ let topicId: string;
 let articleId: string;
 
 const db = () => env.api.container.database.db;
-const groupRow = async (displayName: string) =>
+const groupRow = async (displayName: string, topic = topicId) =>
   (
     await db()
       .select()
       .from(tagGroups)
-      .where(and(eq(tagGroups.topicId, topicId), eq(tagGroups.displayName, displayName)))
+      .where(and(eq(tagGroups.topicId, topic), eq(tagGroups.displayName, displayName)))
   )[0];
 const groupCount = async (topic: string) =>
   (await db().select().from(tagGroups).where(eq(tagGroups.topicId, topic))).length;
@@ -50,10 +50,6 @@ const groupNames = (page: Page) =>
   page
     .locator('[data-testid="tag-board"] section.group')
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-const tagNames = (page: Page, name: string) =>
-  group(page, name)
-    .locator('li.tag-row')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
 const alertText = (page: Page) => page.locator('.tags-page > [role="alert"]').allTextContents();
 /** answers the next window.prompt/confirm, and keeps its message */
 const answerNext = (page: Page, answer: (d: Dialog) => Promise<void>) => {
@@ -65,10 +61,31 @@ const answerNext = (page: Page, answer: (d: Dialog) => Promise<void>) => {
   return seen;
 };
 
+/** the groups tab of a topic (chosen in the topic select, as an admin does) */
 async function openTopic(page: Page, id: string) {
-  await page.goto('/admin/tags');
+  await page.goto('/admin/tags?tab=groups');
   await page.getByTestId('tags-topic').selectOption(id);
   await expect.poll(() => groupNames(page)).toContain('Ungrouped');
+}
+
+/** the tags table of the topic filtered to one group (by display name, or Ungrouped) */
+async function openTable(page: Page, topic: string, groupName: string) {
+  const row = groupName === 'Ungrouped' ? null : await groupRow(groupName, topic);
+  await page.goto(`/admin/tags?topic=${topic}&group=${row ? row.id : 'ungrouped'}`);
+  await page.getByTestId('tag-group-filter').waitFor();
+  await expect
+    .poll(() =>
+      page.locator('[data-testid="tag-table"]:not([aria-busy="true"]), .tag-table-view .state-empty').count(),
+    )
+    .toBe(1);
+}
+const rows = (page: Page) =>
+  page
+    .locator('[data-testid="tag-table"] tbody tr')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
+async function tagNames(page: Page, groupName: string, topic = topicId) {
+  await openTable(page, topic, groupName);
+  return rows(page);
 }
 
 async function createGroup(page: Page, displayName: string, description = '') {
@@ -140,33 +157,40 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     const otherLasers = await makeTag(db(), topicId, 'lasers', algorithms.id);
 
     const { page, context } = await env.newContext({ as: 'admin' });
-    await openTopic(page, topicId);
-    await expect.poll(() => tagNames(page, 'Ungrouped')).toEqual(['photonic chips']);
-    expect(await group(page, 'Ungrouped').innerText()).toContain('1 articles');
+    expect(await tagNames(page, 'Ungrouped')).toEqual(['photonic chips']);
+    expect(await page.locator('tr[data-tag-name="photonic chips"] td.num').innerText()).toBe('1 article');
 
-    // move one tag with its own selector
-    await group(page, 'Ungrouped')
-      .getByLabel('Move to: photonic chips')
-      .selectOption({ label: 'Quantum Devices' });
-    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers', 'photonic chips']);
-    expect(await tagNames(page, 'Ungrouped')).toEqual([]);
+    // move one tag: Enter on its row opens the editor, where its group is chosen
+    await page.locator('tr[data-tag-name="photonic chips"]').focus();
+    await page.keyboard.press('Enter');
+    const editor = page.getByTestId('tag-edit');
+    await editor.getByLabel('Group').selectOption({ label: 'Quantum Devices' });
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.isVisible()).toBe(false);
+    await expect.poll(() => rows(page)).toEqual([]);
+    expect(await tagNames(page, 'Quantum Devices')).toEqual(['lasers', 'photonic chips']);
     const chips = (await tagNamed(db(), topicId, 'photonic chips'))!;
     expect(chips.tagGroupId).toBe(devices.id);
 
     // a move into a group that already has that name is refused, and the admin is told why
-    await group(page, 'Algorithms').getByLabel('Move to: lasers').selectOption({ label: 'Quantum Devices' });
+    await openTable(page, topicId, 'Algorithms');
+    await page.getByRole('button', { name: 'Edit lasers' }).click();
+    await editor.getByLabel('Group').selectOption({ label: 'Quantum Devices' });
+    await editor.getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(() => alertText(page))
+      .poll(() => editor.getByRole('alert').allTextContents())
       .toEqual([expect.stringMatching(/already exists in the group|tag of that name exists in that group/)]);
+    await editor.getByRole('button', { name: 'Cancel' }).click();
     const [stayed] = await db().select().from(tags).where(eq(tags.id, otherLasers.id));
     expect(stayed!.tagGroupId).toBe(algorithms.id);
-    await expect.poll(() => tagNames(page, 'Algorithms')).toEqual(['lasers']);
+    expect(await rows(page)).toEqual(['lasers']);
 
     // rename: the list, the stored name and its embedding follow; the article link stays
-    const prompt = answerNext(page, (d) => d.accept('Integrated Photonics'));
-    await group(page, 'Quantum Devices').getByRole('button', { name: 'Rename tag: photonic chips' }).click();
-    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['integrated photonics', 'lasers']);
-    expect(prompt).toEqual(['prompt: Rename tag: photonic chips']);
+    await openTable(page, topicId, 'Quantum Devices');
+    await page.getByRole('button', { name: 'Edit photonic chips' }).click();
+    await editor.getByLabel('Name').fill('Integrated Photonics');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => rows(page)).toEqual(['integrated photonics', 'lasers']);
     expect(await alertText(page)).toEqual([]);
     const [renamed] = await db().select().from(tags).where(eq(tags.id, chips.id));
     expect(renamed!.name).toBe('integrated photonics');
@@ -175,18 +199,18 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     expect(await links()).toHaveLength(1);
 
     // delete: dismissing the confirmation keeps the tag; accepting removes it and its links
-    const tagRow = group(page, 'Quantum Devices').locator('li[data-tag-name="integrated photonics"]');
+    const tagRow = page.locator('tr[data-tag-name="integrated photonics"]');
     const dismissed = answerNext(page, (d) => d.dismiss());
-    await tagRow.getByRole('button', { name: 'Delete tag: integrated photonics' }).click();
+    await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
     await expect
       .poll(() => dismissed)
-      .toEqual(['confirm: Delete the tag “integrated photonics”? It is removed from its 1 articles.']);
+      .toEqual(['confirm: Delete the tag “integrated photonics”? It is removed from its 1 article.']);
     expect(await tagRow.count()).toBe(1);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).not.toBeNull();
 
     answerNext(page, (d) => d.accept());
-    await tagRow.getByRole('button', { name: 'Delete tag: integrated photonics' }).click();
-    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
+    await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
+    await expect.poll(() => rows(page)).toEqual(['lasers']);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).toBeNull();
     expect(await links()).toHaveLength(0);
     await env.screenshot(page, 'admin-tags-editing-desktop');
@@ -196,8 +220,8 @@ describe.sequential('admin tag and group editing in Chromium', () => {
   it('deletes a group only once confirmed; its tags become ungrouped', async () => {
     const devices = (await groupRow('Quantum Devices'))!;
     const { page, context } = await env.newContext({ as: 'admin' });
+    expect(await tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
     await openTopic(page, topicId);
-    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
 
     const dismissed = answerNext(page, (d) => d.dismiss());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
@@ -208,7 +232,7 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     answerNext(page, (d) => d.accept());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => groupNames(page)).toEqual(['Algorithms', 'Ungrouped']);
-    await expect.poll(() => tagNames(page, 'Ungrouped')).toEqual(['lasers']);
+    expect(await tagNames(page, 'Ungrouped')).toEqual(['lasers']);
     expect(await db().select().from(tagGroups).where(eq(tagGroups.id, devices.id))).toEqual([]);
     const lasers = await db()
       .select()
@@ -256,15 +280,19 @@ describe.sequential('similar groups and tag suggestions from embeddings in Chrom
       .from(tagNormalizationSuggestions)
       .where(eq(tagNormalizationSuggestions.topicId, topic.id));
 
-    await openTopic(page, topic.id);
+    await page.goto(`/admin/tags?topic=${topic.id}&tab=suggestions`);
     const suggestion = page.locator(`[data-suggestion-id="${pending!.id}"]`);
     await expect
       .poll(() => suggestion.innerText())
-      .toContain('“error-correcting” (Ungrouped) → “error-correction” (Ungrouped), similarity 1.00');
+      .toMatch(/error-correcting \(Ungrouped, 1 article\)\s*→\s*error-correction \(Ungrouped, 1 article\)/);
+    expect(await suggestion.getByTestId('similarity').innerText()).toBe('Similarity 100%');
+    // the article that raised it, linking to its reader view
+    const cause = suggestion.getByRole('link', { name: second.title });
+    expect(await cause.getAttribute('href')).toBe(`/articles/${second.id}`);
     await suggestion.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => suggestion.count()).toBe(0);
     await expect.poll(() => page.getByTestId('suggestions').innerText()).toContain('No pending suggestions.');
-    expect(await tagNames(page, 'Ungrouped')).toEqual(['error-correcting', 'error-correction']);
+    expect(await tagNames(page, 'Ungrouped', topic.id)).toEqual(['error-correcting', 'error-correction']);
     const [row] = await db()
       .select()
       .from(tagNormalizationSuggestions)

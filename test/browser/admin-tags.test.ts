@@ -58,19 +58,36 @@ afterAll(async () => {
 });
 
 const group = (page: Page, name: string) => page.locator(`section.group[aria-label="${name}"]`);
-const tagNames = (page: Page, name: string) =>
-  group(page, name)
-    .locator('li.tag-row')
+/** the tag names of one group, as the table lists them (filtered by that group) */
+async function tagNames(page: Page, name: string): Promise<(string | null)[]> {
+  const id = name === 'Ungrouped' ? 'ungrouped' : groupIds[name];
+  await page.goto(`/admin/tags?topic=${topicId}&group=${id}`);
+  await page.getByTestId('tag-group-filter').waitFor();
+  await expect.poll(() => page.locator('.tag-table-view [aria-busy="true"]').count()).toBe(0);
+  await expect
+    .poll(() => page.locator('[data-testid="tag-table"], .tag-table-view .state-empty').count())
+    .toBe(1);
+  return page
+    .locator('[data-testid="tag-table"] tbody tr')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
+}
+const openGroups = async (page: Page) => {
+  await page.goto(`/admin/tags?topic=${topicId}&tab=groups`);
+  await page.getByTestId('tag-board').waitFor();
+};
 
 describe.sequential('admin tag management in Chromium', () => {
   it('merges two groups with a preview, and approving a suggestion folds the variant into the existing tag', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     await page.goto('/admin/tags');
     await page.getByTestId('tags-topic').selectOption(topicId);
-    await expect.poll(() => tagNames(page, 'Quantum Devices')).toEqual(['cryostats', 'qubits']);
+    expect(await tagNames(page, 'Quantum Devices')).toEqual(['cryostats', 'qubits']);
 
     // merge "Quantum Devices" into "Quantum Hardware": the preview lists the union, qubits once
+    await openGroups(page);
+    await expect
+      .poll(() => group(page, 'Quantum Devices').getByTestId('group-tag-count').innerText())
+      .toBe('2 tags');
     await group(page, 'Quantum Devices').getByTestId('merge').click();
     const dialog = page.getByTestId('merge-dialog');
     await dialog.getByTestId('merge-target').selectOption(groupIds['Quantum Hardware']!);
@@ -79,22 +96,26 @@ describe.sequential('admin tag management in Chromium', () => {
       .toEqual(['cryostats', 'qubits (Quantum Devices + Quantum Hardware)', 'photonics']);
     await dialog.getByRole('button', { name: 'Merge groups' }).click();
     await expect.poll(() => group(page, 'Quantum Devices').count()).toBe(0);
-    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    await expect
+      .poll(() => group(page, 'Quantum Hardware').getByTestId('group-tag-count').innerText())
+      .toBe('3 tags');
+    expect(await tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
 
     // approve the suggestion: it leaves the list, the variant tag is gone, its article now counts for "shor"
+    await page.goto(`/admin/tags?topic=${topicId}&tab=suggestions`);
     const suggestion = page.locator(`[data-suggestion-id="${suggestionId}"]`);
     await expect.poll(() => suggestion.innerText()).toContain('shors-algorithm');
+    expect(await suggestion.getByTestId('similarity').innerText()).toBe('Similarity 93%');
     await suggestion.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => suggestion.count()).toBe(0);
-    await expect.poll(() => tagNames(page, 'Ungrouped')).not.toContain('shors-algorithm');
-    await expect
-      .poll(() => group(page, 'Algorithms').locator('li[data-tag-name="shor"]').innerText())
-      .toContain('1 articles');
+    expect(await tagNames(page, 'Ungrouped')).not.toContain('shors-algorithm');
+    expect(await tagNames(page, 'Algorithms')).toEqual(['shor']);
+    expect(await page.locator('tr[data-tag-name="shor"] td.num').innerText()).toBe('1 article');
 
     // both survive a reload (the server holds them, not the page)
     await page.reload();
-    await page.getByTestId('tags-topic').selectOption(topicId);
-    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    expect(await tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    await openGroups(page);
     expect(await group(page, 'Quantum Devices').count()).toBe(0);
     const [row] = await env.api.container.database.db
       .select()
@@ -107,8 +128,7 @@ describe.sequential('admin tag management in Chromium', () => {
 
   it('reorders groups by drag and drop, and the order is kept', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
-    await page.goto('/admin/tags');
-    await page.getByTestId('tags-topic').selectOption(topicId);
+    await openGroups(page);
     const order = () =>
       page
         .locator('[data-testid="tag-board"] section.group')
@@ -122,23 +142,32 @@ describe.sequential('admin tag management in Chromium', () => {
     await group(page, 'Quantum Hardware').getByRole('button', { name: 'Move down' }).click();
     await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
     await page.reload();
-    await page.getByTestId('tags-topic').selectOption(topicId);
     await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
     await context.close();
   });
 
-  it('moves tags in batch to another group', async () => {
+  it('moves tags in bulk to another group after a preview', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
-    await page.goto('/admin/tags');
-    await page.getByTestId('tags-topic').selectOption(topicId);
-    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
-    const hw = group(page, 'Quantum Hardware');
-    await hw.locator('li[data-tag-name="cryostats"] input[type="checkbox"]').check();
-    await hw.locator('li[data-tag-name="photonics"] input[type="checkbox"]').check();
-    await page.getByTestId('batch-target').selectOption(groupIds['Algorithms']!);
-    await page.getByRole('button', { name: 'Move selected' }).click();
-    await expect.poll(() => tagNames(page, 'Algorithms')).toEqual(['cryostats', 'photonics', 'shor']);
-    await expect.poll(() => tagNames(page, 'Quantum Hardware')).toEqual(['qubits']);
+    expect(await tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
+    await page.getByLabel('Select cryostats').check();
+    await page.getByLabel('Select photonics').check();
+    await page.getByTestId('bulk-move-target').selectOption(groupIds['Algorithms']!);
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Move…' }).click();
+    const preview = page.getByTestId('tag-preview');
+    await expect
+      .poll(() =>
+        preview
+          .getByTestId('preview-moved')
+          .locator('li')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name'))),
+      )
+      .toEqual(['cryostats', 'photonics']);
+    await preview.getByTestId('tag-preview-confirm').click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Moved' }).innerText())
+      .toBe('Moved 2 tags.');
+    expect(await tagNames(page, 'Algorithms')).toEqual(['cryostats', 'photonics', 'shor']);
+    expect(await tagNames(page, 'Quantum Hardware')).toEqual(['qubits']);
     await context.close();
   });
 });

@@ -58,16 +58,24 @@ export class TagGroupsService {
     private readonly embedder: EmbeddingProvider,
   ) {}
 
-  async list(topicId: string, includeSimilar = false): Promise<TagGroupOut[]> {
+  /**
+   * The topic's groups in their order, the virtual Ungrouped group last. `includeTags: false` leaves
+   * every `tags[]` empty and gives `tag_count` instead (a topic with thousands of tags).
+   */
+  async list(topicId: string, includeSimilar = false, includeTags = true): Promise<TagGroupOut[]> {
     if (!(await this.store.topicExists(topicId))) throw notFound('topic');
-    const [groups, tags] = await Promise.all([
+    const [groups, tags, counts] = await Promise.all([
       this.store.listGroups(topicId),
-      this.store.listTags({ topicId }),
+      includeTags ? this.store.listTags({ topicId }) : Promise.resolve([]),
+      includeTags ? Promise.resolve(null) : this.store.tagCountsByGroup(topicId),
     ]);
+    const withCount = (o: TagGroupOut) => (counts ? { ...o, tag_count: counts.get(o.id) ?? 0 } : o);
     const out = groups.map((g) =>
-      groupOut(
-        g,
-        tags.filter((t) => t.tagGroupId === g.id),
+      withCount(
+        groupOut(
+          g,
+          tags.filter((t) => t.tagGroupId === g.id),
+        ),
       ),
     );
     if (includeSimilar) {
@@ -75,10 +83,12 @@ export class TagGroupsService {
     }
     const lastOrder = groups.reduce((m, g) => Math.max(m, g.sortOrder), -1);
     out.push(
-      ungroupedOut(
-        topicId,
-        tags.filter((t) => t.tagGroupId === null),
-        lastOrder + 1,
+      withCount(
+        ungroupedOut(
+          topicId,
+          tags.filter((t) => t.tagGroupId === null),
+          lastOrder + 1,
+        ),
       ),
     );
     return out;

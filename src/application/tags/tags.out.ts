@@ -25,6 +25,8 @@ export interface TagGroupOut {
   color_hex: string | null;
   sort_order: number;
   tags: TagOut[];
+  /** only when the tags were left out (`include_tags=false`): how many the group holds */
+  tag_count?: number;
   similar_groups?: SimilarGroupOut[];
 }
 

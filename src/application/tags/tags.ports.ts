@@ -22,6 +22,47 @@ export interface SuggestionInput {
   articleId: string | null;
 }
 
+export type TagSort = 'name' | 'group' | 'article_count' | 'created_at';
+
+/** One page of the admin tags table; `groupId: null` = the ungrouped tags, undefined = all. */
+export interface TagTableQuery {
+  topicId?: string;
+  /** already normalized (as tag names are); matched as a case-insensitive substring */
+  q?: string;
+  groupId?: string | null;
+  sort: TagSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface TagTableRow extends Tag {
+  groupName: string | null;
+  groupColor: string | null;
+  createdAt: Date;
+}
+
+/** What merging some tags into one target does to the article-tag links. */
+export interface MergeStats {
+  /** links of the source tags (all of them go away with the sources) */
+  sourceLinks: number;
+  /** articles that gain a link to the target (had a source, not the target) */
+  moved: number;
+}
+
+export interface MergeRecord {
+  sourceTagId: string;
+  topicId: string;
+  sourceName: string;
+  targetTagId: string;
+  mergedBy: string | null;
+}
+
+export interface ArticleRef {
+  id: string;
+  title: string;
+}
+
 /**
  * Storage of tag groups, tags, article-tag links and normalization suggestions. Every method is
  * one statement or one read; multi-step writes go through `TagStore.transaction`.
@@ -52,6 +93,26 @@ export interface TagRepository {
     patch: { name?: string; tagGroupId?: string | null; embedding?: Embedding | null },
   ): Promise<Tag | null>;
   moveTags(ids: string[], groupId: string | null): Promise<number>;
+  /** one page of the admin tags table and the number of matching tags */
+  tagTable(query: TagTableQuery): Promise<{ rows: TagTableRow[]; total: number }>;
+  /** number of tags per group of the topic (key null: the ungrouped ones) */
+  tagCountsByGroup(topicId: string): Promise<Map<string | null, number>>;
+  /** tags with group names, created dates and article counts, by id */
+  tagRows(ids: string[]): Promise<TagTableRow[]>;
+  /** locks the tags (in id order) until the end of the transaction */
+  lockTags(ids: string[]): Promise<void>;
+  /** what merging `sourceIds` into `targetId` would do to the links */
+  mergeStats(sourceIds: string[], targetId: string): Promise<MergeStats>;
+  /** links every article of the sources to the target (never twice); the sources keep theirs */
+  copyLinks(sourceIds: string[], targetId: string): Promise<void>;
+  /** remembers merges (re-pointing older merges into a source to the new target) */
+  recordMerges(records: MergeRecord[]): Promise<void>;
+  /** source tag id → target tag id, for ids merged away before */
+  mergedInto(sourceIds: string[]): Promise<Map<string, string>>;
+  /** up to `perTag` articles of each tag, newest link first */
+  articlesOfTags(tagIds: string[], perTag: number): Promise<Map<string, ArticleRef[]>>;
+  /** titles of these articles */
+  articleRefs(ids: string[]): Promise<ArticleRef[]>;
   /** deletes tags (their article links go with them) */
   deleteTags(ids: string[]): Promise<number>;
 
@@ -70,7 +131,10 @@ export interface TagRepository {
   insertSuggestion(input: SuggestionInput): Promise<boolean>;
   /** every recorded pair (any status) among these new-tag names, as [newName, existingName] */
   suggestionPairs(topicId: string, names: string[]): Promise<[string, string][]>;
-  /** approved merges: new-tag name → id of the tag it was merged into (when that still exists) */
+  /**
+   * approved merges (suggestions and admin tag merges): new-tag name → id of the tag it was merged
+   * into (when that still exists)
+   */
   approvedAliases(topicId: string, names: string[]): Promise<Map<string, string>>;
 }
 

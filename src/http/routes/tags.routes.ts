@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, Nullable, Obj, PartialObj, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
+import { tagCurationRoutes } from './tag-curation.routes.js';
 
 const ColorHex = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '7-character hex, e.g. #1a2b3c' });
 const Name = Type.String({ minLength: 1, maxLength: 120 });
@@ -28,6 +29,9 @@ const TagGroupOut = Type.Object({
   color_hex: Nullable(Type.String()),
   sort_order: Type.Integer(),
   tags: Type.Array(TagOut),
+  tag_count: Type.Optional(
+    Type.Integer({ description: 'only with include_tags=false: the number of tags of the group' }),
+  ),
   similar_groups: Type.Optional(Type.Array(SimilarGroup)),
 });
 const SuggestionSide = Type.Object({
@@ -66,6 +70,7 @@ export const tagRoutes =
   async (app) => {
     const groups = services.tagGroups;
     const tags = services.tags;
+    await app.register(tagCurationRoutes(services));
 
     app.get(
       '/tag-groups',
@@ -78,11 +83,17 @@ export const tagRoutes =
             include_similar: Type.Optional(
               Type.Boolean({ description: 'add similar_groups: groups with cosine similarity >= 0.90' }),
             ),
+            include_tags: Type.Optional(
+              Type.Boolean({
+                description: 'false: leave tags[] empty and give tag_count (default true, as the spec)',
+              }),
+            ),
           }),
           response: { 200: Type.Array(TagGroupOut), ...errors(404, 422) },
         },
       },
-      async (req) => groups.list(req.query.topic_id, req.query.include_similar ?? false),
+      async (req) =>
+        groups.list(req.query.topic_id, req.query.include_similar ?? false, req.query.include_tags ?? true),
     );
     app.get(
       '/tag-groups/:id',

@@ -1624,6 +1624,485 @@ export interface paths {
     };
     trace?: never;
   };
+  '/admin/tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of tags with group, article count and creation time; searchable and sortable */
+    get: {
+      parameters: {
+        query?: {
+          /** @description a group id, or `ungrouped` for the tags without a group */
+          group_id?: string | 'ungrouped';
+          limit?: number;
+          offset?: number;
+          order?: 'asc' | 'desc';
+          /** @description case-insensitive substring of the name */
+          q?: string;
+          sort?: 'name' | 'group' | 'article_count' | 'created_at';
+          topic_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                article_count: number;
+                /** Format: date-time */
+                created_at: string;
+                group_color: string | null;
+                group_name: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                tag_group_id: string | null;
+                /** Format: uuid */
+                topic_id: string;
+              }[];
+              limit: number;
+              offset: number;
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/tags/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge tags into one target tag (links de-duplicated, sources deleted); dry_run previews */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description true: answer what would change, change nothing
+             * @default false
+             */
+            dry_run?: boolean;
+            /** @description tags to merge away */
+            source_ids: string[];
+            /** Format: uuid */
+            target_id: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description sources merged into this target before */
+              already_merged: string[];
+              dry_run: boolean;
+              /** @description duplicate links dropped (the article had the target) */
+              links_dropped: number;
+              /** @description article links re-pointed to the target */
+              links_moved: number;
+              /** @description the tags that disappear */
+              removed: {
+                article_count: number;
+                /** Format: date-time */
+                created_at: string;
+                group_color: string | null;
+                group_name: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                tag_group_id: string | null;
+                /** Format: uuid */
+                topic_id: string;
+              }[];
+              target: {
+                article_count: number;
+                /** Format: date-time */
+                created_at: string;
+                group_color: string | null;
+                group_name: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                tag_group_id: string | null;
+                /** Format: uuid */
+                topic_id: string;
+              };
+              target_article_count: {
+                after: number;
+                before: number;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/tags/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Move tags to a group (null: Ungrouped); same-named tags there absorb them; dry_run previews */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description true: answer what would change, change nothing
+             * @default false
+             */
+            dry_run?: boolean;
+            tag_group_id: string | null;
+            /** @description tags to move */
+            tag_ids: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              already_merged: string[];
+              dry_run: boolean;
+              /** @description tags whose name the group already holds, merged into that tag */
+              merged: {
+                into: {
+                  /** Format: uuid */
+                  id: string;
+                  name: string;
+                };
+                links_dropped: number;
+                links_moved: number;
+                removed: {
+                  article_count: number;
+                  /** Format: date-time */
+                  created_at: string;
+                  group_color: string | null;
+                  group_name: string | null;
+                  /** Format: uuid */
+                  id: string;
+                  name: string;
+                  tag_group_id: string | null;
+                  /** Format: uuid */
+                  topic_id: string;
+                }[];
+              }[];
+              moved: {
+                article_count: number;
+                /** Format: date-time */
+                created_at: string;
+                group_color: string | null;
+                group_name: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                tag_group_id: string | null;
+                /** Format: uuid */
+                topic_id: string;
+              }[];
+              tag_group_id: string | null;
+              /** @description already in that group */
+              unchanged: {
+                article_count: number;
+                /** Format: date-time */
+                created_at: string;
+                group_color: string | null;
+                group_name: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                tag_group_id: string | null;
+                /** Format: uuid */
+                topic_id: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/tags/suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Pending normalization suggestions with similarity, tag article counts and their articles */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+          topic_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                article_id: string | null;
+                /** @description the article that raised it, then a few more of the new tag */
+                articles: {
+                  /** Format: uuid */
+                  id: string;
+                  title: string;
+                }[];
+                /** Format: date-time */
+                created_at: string;
+                existing_tag: {
+                  article_count: number;
+                  group: string | null;
+                  id: string | null;
+                  name: string;
+                };
+                /** Format: uuid */
+                id: string;
+                new_tag: {
+                  article_count: number;
+                  group: string | null;
+                  id: string | null;
+                  name: string;
+                };
+                /** @description cosine similarity of the two names, 0..1 */
+                similarity_score: number;
+              }[];
+              limit: number;
+              offset: number;
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/topics': {
     parameters: {
       query?: never;
@@ -3979,6 +4458,8 @@ export interface paths {
         query: {
           /** @description add similar_groups: groups with cosine similarity >= 0.90 */
           include_similar?: boolean;
+          /** @description false: leave tags[] empty and give tag_count (default true, as the spec) */
+          include_tags?: boolean;
           topic_id: string;
         };
         header?: never;
@@ -4007,6 +4488,8 @@ export interface paths {
                 similarity: number;
               }[];
               sort_order: number;
+              /** @description only with include_tags=false: the number of tags of the group */
+              tag_count?: number;
               tags: {
                 article_count: number;
                 /** Format: uuid */
@@ -4081,6 +4564,8 @@ export interface paths {
                 similarity: number;
               }[];
               sort_order: number;
+              /** @description only with include_tags=false: the number of tags of the group */
+              tag_count?: number;
               tags: {
                 article_count: number;
                 /** Format: uuid */
@@ -4193,6 +4678,8 @@ export interface paths {
                 similarity: number;
               }[];
               sort_order: number;
+              /** @description only with include_tags=false: the number of tags of the group */
+              tag_count?: number;
               tags: {
                 article_count: number;
                 /** Format: uuid */
@@ -4265,6 +4752,8 @@ export interface paths {
                 similarity: number;
               }[];
               sort_order: number;
+              /** @description only with include_tags=false: the number of tags of the group */
+              tag_count?: number;
               tags: {
                 article_count: number;
                 /** Format: uuid */
@@ -4438,6 +4927,8 @@ export interface paths {
                 similarity: number;
               }[];
               sort_order: number;
+              /** @description only with include_tags=false: the number of tags of the group */
+              tag_count?: number;
               tags: {
                 article_count: number;
                 /** Format: uuid */

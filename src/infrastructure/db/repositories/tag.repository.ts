@@ -2,9 +2,11 @@ import { and, asc, eq, inArray, isNull, max, ne, or, sql, type SQL } from 'drizz
 import type {
   GroupInput,
   GroupPatch,
+  MergeRecord,
   SuggestionInput,
   TagRepository,
   TagStore,
+  TagTableQuery,
 } from '../../../application/tags/tags.ports.js';
 import type { Embedding, Suggestion, SuggestionStatus, Tag, TagGroup } from '../../../domain/tags.js';
 import { rowsOf, type Db } from '../client.js';
@@ -15,6 +17,7 @@ import {
   tags,
   topics,
 } from '../schema/index.js';
+import * as table from './tag-table.sql.js';
 
 /** dense vectors go to the real[] column, sparse maps to the jsonb one */
 const embeddingColumns = (e: Embedding | null | undefined) =>
@@ -222,6 +225,36 @@ export class DrizzleTagRepository implements TagRepository {
       .returning({ id: tags.id });
     return rows.length;
   }
+  tagTable(query: TagTableQuery) {
+    return table.tagTable(this.db, query);
+  }
+  tagCountsByGroup(topicId: string) {
+    return table.tagCountsByGroup(this.db, topicId);
+  }
+  tagRows(ids: string[]) {
+    return table.tagRows(this.db, ids);
+  }
+  lockTags(ids: string[]) {
+    return table.lockTags(this.db, ids);
+  }
+  mergeStats(sourceIds: string[], targetId: string) {
+    return table.mergeStats(this.db, sourceIds, targetId);
+  }
+  copyLinks(sourceIds: string[], targetId: string) {
+    return table.copyLinks(this.db, sourceIds, targetId);
+  }
+  recordMerges(records: MergeRecord[]) {
+    return table.recordMerges(this.db, records);
+  }
+  mergedInto(sourceIds: string[]) {
+    return table.mergedInto(this.db, sourceIds);
+  }
+  articlesOfTags(tagIds: string[], perTag: number) {
+    return table.articlesOfTags(this.db, tagIds, perTag);
+  }
+  articleRefs(ids: string[]) {
+    return table.articleRefs(this.db, ids);
+  }
   async deleteTags(ids: string[]) {
     if (ids.length === 0) return 0;
     return (await this.db.delete(tags).where(inArray(tags.id, ids)).returning({ id: tags.id })).length;
@@ -321,6 +354,13 @@ export class DrizzleTagRepository implements TagRepository {
       )
       .orderBy(asc(suggestions.resolvedAt));
     for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.tagId);
+    // an admin's tag merge counts as well (a suggestion's resolution wins when both exist)
+    const merged = await table.mergeAliases(
+      this.db,
+      topicId,
+      names.filter((n) => !out.has(n)),
+    );
+    for (const [name, tagId] of merged) out.set(name, tagId);
     return out;
   }
 }

@@ -10,6 +10,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { createdAt, id, realArray, updatedAt } from './common.js';
 import { topics } from './catalog.js';
 import { articles } from './articles.js';
@@ -57,6 +58,9 @@ export const tags = pgTable(
     unique('tags_topic_group_name_uq').on(t.topicId, t.tagGroupId, t.name).nullsNotDistinct(),
     index('tags_topic_name_idx').on(t.topicId, t.name),
     index('tags_group_idx').on(t.tagGroupId),
+    // the admin tags table: newest/oldest first per topic, and substring search (CJK included)
+    index('tags_topic_created_idx').on(t.topicId, t.createdAt, t.id),
+    index('tags_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
   ],
 );
 
@@ -98,5 +102,31 @@ export const tagNormalizationSuggestions = pgTable(
   (t) => [
     unique('tag_suggestions_pair_uq').on(t.topicId, t.newTagName, t.existingTagName),
     index('tag_suggestions_status_idx').on(t.status),
+  ],
+);
+
+/**
+ * Tags an admin merged into another (POST /admin/tags/merge). A repeated merge of the same source
+ * into the same target is recognised (idempotent), and the tagger maps the merged name to the
+ * target, so the next scrape does not bring the merged-away tag back.
+ */
+export const tagMerges = pgTable(
+  'tag_merges',
+  {
+    /** the deleted tag's id: no foreign key, the row outlives it */
+    sourceTagId: uuid('source_tag_id').primaryKey(),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    sourceName: text('source_name').notNull(),
+    targetTagId: uuid('target_tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    mergedBy: uuid('merged_by').references(() => users.id, { onDelete: 'set null' }),
+    mergedAt: timestamp('merged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('tag_merges_topic_name_idx').on(t.topicId, t.sourceName),
+    index('tag_merges_target_idx').on(t.targetTagId),
   ],
 );

@@ -1,46 +1,83 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { ApiResponse } from '../../../lib/api-types';
+import type { ApiBody, ApiQuery, ApiResponse } from '../../../lib/api-types';
 
 export type TagGroup = ApiResponse<'/tag-groups'>[number];
 export type Tag = TagGroup['tags'][number];
 export type SimilarGroup = NonNullable<TagGroup['similar_groups']>[number];
-export type Suggestion = ApiResponse<'/tag-normalization-suggestions'>[number];
+export type TagPage = ApiResponse<'/admin/tags'>;
+export type TagRow = TagPage['items'][number];
+export type TagTableQuery = ApiQuery<'/admin/tags'>;
+export type TagSort = NonNullable<TagTableQuery['sort']>;
+export type MergeBody = ApiBody<'/admin/tags/merge'>;
+export type MergeResult = ApiResponse<'/admin/tags/merge', 'post'>;
+export type MoveBody = ApiBody<'/admin/tags/move'>;
+export type MoveResult = ApiResponse<'/admin/tags/move', 'post'>;
+export type SuggestionPage = ApiResponse<'/admin/tags/suggestions'>;
+export type SuggestionDetail = SuggestionPage['items'][number];
 
-const groupsKey = (topicId: string | undefined, similar: boolean) => [
-  'admin',
-  'tag-groups',
-  topicId,
-  similar,
-];
-
-export function useTagGroups(topicId: string | undefined, includeSimilar: boolean) {
+/** One page of the tags table; the previous page stays on screen while the next one loads. */
+export function useTagTable(query: TagTableQuery) {
   return useQuery({
-    queryKey: groupsKey(topicId, includeSimilar),
+    queryKey: ['admin', 'tags', query],
+    enabled: !!query.topic_id,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => api<TagPage>('/admin/tags', { query: { ...query }, signal }),
+  });
+}
+
+/** The topic's groups without their tags (a topic may hold thousands), with tag counts. */
+export function useGroupList(topicId: string | undefined, includeSimilar = false) {
+  return useQuery({
+    queryKey: ['admin', 'tag-groups', topicId, 'list', includeSimilar],
     enabled: !!topicId,
     queryFn: () =>
       api<TagGroup[]>('/tag-groups', {
-        query: { topic_id: topicId, include_similar: includeSimilar ? 'true' : undefined },
+        query: {
+          topic_id: topicId,
+          include_tags: 'false',
+          include_similar: includeSimilar ? 'true' : undefined,
+        },
       }),
   });
 }
 
-export function useSuggestions(topicId: string | undefined) {
+/** One group with its tags (the group merge preview). */
+export function useGroupDetail(id: string | undefined) {
   return useQuery({
-    queryKey: ['admin', 'tag-suggestions', topicId],
-    enabled: !!topicId,
-    queryFn: () => api<Suggestion[]>('/tag-normalization-suggestions', { query: { topic_id: topicId } }),
+    queryKey: ['admin', 'tag-groups', 'one', id],
+    enabled: !!id,
+    queryFn: () => api<TagGroup>(`/tag-groups/${id}`),
   });
 }
 
-/** Every tag write refreshes the board and the pending suggestions (both may change). */
+export function useSuggestionPage(topicId: string | undefined, offset: number) {
+  return useQuery({
+    queryKey: ['admin', 'tag-suggestions', topicId, offset],
+    enabled: !!topicId,
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      api<SuggestionPage>('/admin/tags/suggestions', { query: { topic_id: topicId, offset, limit: 20 } }),
+  });
+}
+
+/** What a merge or move would change: the same call with dry_run, nothing written. */
+export const previewMerge = (body: MergeBody) =>
+  api<MergeResult>('/admin/tags/merge', { method: 'POST', body: { ...body, dry_run: true } });
+export const previewMove = (body: MoveBody) =>
+  api<MoveResult>('/admin/tags/move', { method: 'POST', body: { ...body, dry_run: true } });
+
+/** Every tag write refreshes the table, the groups and the pending suggestions (all may change). */
 export function useTagWrites() {
   const qc = useQueryClient();
   const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: ['admin', 'tag-groups'] });
-    await qc.invalidateQueries({ queryKey: ['admin', 'tag-suggestions'] });
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: ['admin', 'tags'] }),
+      qc.invalidateQueries({ queryKey: ['admin', 'tag-groups'] }),
+      qc.invalidateQueries({ queryKey: ['admin', 'tag-suggestions'] }),
+    ]);
   };
-  const m = <A>(fn: (a: A) => Promise<unknown>) => useMutation({ mutationFn: fn, onSuccess: refresh });
+  const m = <A, R>(fn: (a: A) => Promise<R>) => useMutation({ mutationFn: fn, onSuccess: refresh });
   return {
     createGroup: m(
       (body: {
@@ -76,15 +113,15 @@ export function useTagWrites() {
     reorder: m((groups: { id: string; sort_order: number }[]) =>
       api('/tag-groups/reorder', { method: 'POST', body: { groups } }),
     ),
-    moveTag: m(({ id, tag_group_id }: { id: string; tag_group_id: string | null }) =>
-      api(`/tags/${id}`, { method: 'PUT', body: { tag_group_id } }),
-    ),
-    renameTag: m(({ id, name }: { id: string; name: string }) =>
-      api(`/tags/${id}`, { method: 'PUT', body: { name } }),
-    ),
     deleteTag: m((id: string) => api(`/tags/${id}`, { method: 'DELETE' })),
-    batchMove: m((body: { tag_ids: string[]; tag_group_id: string | null }) =>
-      api('/tags/batch-move', { method: 'POST', body }),
+    mergeTags: m((body: MergeBody) =>
+      api<MergeResult>('/admin/tags/merge', { method: 'POST', body: { ...body, dry_run: false } }),
+    ),
+    moveTags: m((body: MoveBody) =>
+      api<MoveResult>('/admin/tags/move', { method: 'POST', body: { ...body, dry_run: false } }),
+    ),
+    updateTag: m(({ id, ...body }: { id: string; name?: string; tag_group_id?: string | null }) =>
+      api(`/tags/${id}`, { method: 'PUT', body }),
     ),
     resolve: m(
       ({ id, action, resolved_by }: { id: string; action: 'approve' | 'reject'; resolved_by: string }) =>

@@ -1,20 +1,23 @@
 import { useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
 import type { TagGroup, TagWrites } from '../api/tags';
 import { GroupCard } from './group-card';
-import { GroupOptions } from './group-options';
 import { MergeDialog } from './merge-dialog';
 
 /** Groups in their sort order, reorderable by drag and drop or by the arrow buttons. */
-export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: TagWrites }) {
-  const { t } = useI18n();
+export function GroupBoard({
+  groups,
+  writes,
+  onShowTags,
+}: {
+  groups: TagGroup[];
+  writes: TagWrites;
+  onShowTags(groupId: string): void;
+}) {
   const real = groups.filter((g) => g.id !== null).sort((a, b) => a.sort_order - b.sort_order);
   const virtual = groups.filter((g) => g.id === null);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [merging, setMerging] = useState<TagGroup | null>(null);
-  const [batchTarget, setBatchTarget] = useState('');
 
   const saveOrder = (ids: string[]) => writes.reorder.mutate(ids.map((id, i) => ({ id, sort_order: i })));
   const move = (id: string, beforeId: string | null) => {
@@ -31,43 +34,9 @@ export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: Tag
     [ids[i], ids[j]] = [ids[j]!, ids[i]!];
     saveOrder(ids);
   };
-  const toggle = (tagId: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(tagId)) next.delete(tagId);
-      else next.add(tagId);
-      return next;
-    });
 
   return (
     <>
-      {selected.size > 0 && (
-        <div className="row card admin-section" role="group" aria-label={t('admin.tags.moveSelected')}>
-          <span>{t('admin.tags.selected', { count: selected.size })}</span>
-          <label>
-            <span className="field-label">{t('admin.tags.moveTo')}</span>
-            <select
-              value={batchTarget}
-              onChange={(e) => setBatchTarget(e.target.value)}
-              data-testid="batch-target"
-            >
-              <GroupOptions groups={real} />
-            </select>
-          </label>
-          <button
-            type="button"
-            className="primary"
-            onClick={() =>
-              writes.batchMove.mutate(
-                { tag_ids: [...selected], tag_group_id: batchTarget || null },
-                { onSuccess: () => setSelected(new Set()) },
-              )
-            }
-          >
-            {t('admin.tags.moveSelected')}
-          </button>
-        </div>
-      )}
       <div className="board" data-testid="tag-board">
         {real.map((g, i) => (
           <div
@@ -99,10 +68,8 @@ export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: Tag
           >
             <GroupCard
               group={g}
-              groups={real}
               writes={writes}
-              selected={selected}
-              onToggleTag={toggle}
+              onShowTags={() => onShowTags(g.id!)}
               onMerge={() => setMerging(g)}
               onUp={i > 0 ? () => shift(g.id!, -1) : undefined}
               onDown={i < real.length - 1 ? () => shift(g.id!, 1) : undefined}
@@ -110,14 +77,7 @@ export function GroupBoard({ groups, writes }: { groups: TagGroup[]; writes: Tag
           </div>
         ))}
         {virtual.map((g) => (
-          <GroupCard
-            key="ungrouped"
-            group={g}
-            groups={real}
-            writes={writes}
-            selected={selected}
-            onToggleTag={toggle}
-          />
+          <GroupCard key="ungrouped" group={g} writes={writes} onShowTags={() => onShowTags('ungrouped')} />
         ))}
       </div>
       {merging && (

@@ -1,32 +1,31 @@
 import { ArrowDown, ArrowUp, Merge, Pencil, Trash2 } from 'lucide-react';
-import { useI18n } from '../../../lib/i18n';
 import { IconButton } from '../../../lib/ui';
 import type { TagGroup, TagWrites } from '../api/tags';
-import { TagRow } from './tag-row';
+import { useTagsText } from '../use-tags-text';
 
 interface Props {
   group: TagGroup;
-  groups: TagGroup[];
   writes: TagWrites;
-  selected: Set<string>;
-  onToggleTag(id: string): void;
+  onShowTags(): void;
   onMerge?(): void;
   onUp?(): void;
   onDown?(): void;
 }
 
-export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerge, onUp, onDown }: Props) {
-  const { t } = useI18n();
+/** One group: its name, colour and tag count; its tags are listed in the table, filtered by it. */
+export function GroupCard({ group, writes, onShowTags, onMerge, onUp, onDown }: Props) {
+  const { t, n } = useTagsText();
   const isVirtual = group.id === null;
-  const title = isVirtual ? t('admin.tags.ungrouped') : group.display_name;
+  const title = isVirtual ? t('tags.ungrouped') : group.display_name;
+  const count = group.tag_count ?? group.tags.length;
 
   const rename = () => {
-    const next = window.prompt(t('common.rename'), group.display_name)?.trim();
+    const next = window.prompt(t('tags.groups.rename'), group.display_name)?.trim();
     if (next && next !== group.display_name)
       writes.updateGroup.mutate({ id: group.id!, display_name: next, name: next });
   };
   const remove = () => {
-    if (window.confirm(t('admin.tags.confirmDelete'))) writes.deleteGroup.mutate(group.id!);
+    if (window.confirm(t('tags.groups.confirmDelete'))) writes.deleteGroup.mutate(group.id!);
   };
 
   return (
@@ -41,17 +40,17 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
         <h3>{title}</h3>
         {!isVirtual && (
           <div className="group-actions">
-            <IconButton label={t('admin.tags.moveUp')} disabled={!onUp} onClick={onUp}>
+            <IconButton label={t('tags.groups.moveUp')} disabled={!onUp} onClick={onUp}>
               <ArrowUp size={16} aria-hidden="true" />
             </IconButton>
-            <IconButton label={t('admin.tags.moveDown')} disabled={!onDown} onClick={onDown}>
+            <IconButton label={t('tags.groups.moveDown')} disabled={!onDown} onClick={onDown}>
               <ArrowDown size={16} aria-hidden="true" />
             </IconButton>
-            <IconButton label={t('common.rename')} onClick={rename}>
+            <IconButton label={t('tags.groups.rename')} onClick={rename}>
               <Pencil size={16} aria-hidden="true" />
             </IconButton>
-            <label className="icon-button" title={t('admin.tags.color')}>
-              <span className="visually-hidden">{t('admin.tags.color')}</span>
+            <label className="icon-button" title={t('tags.groups.color')}>
+              <span className="visually-hidden">{t('tags.groups.color')}</span>
               <input
                 type="color"
                 value={group.color_hex ?? '#888888'}
@@ -59,10 +58,10 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
                 style={{ width: 24, height: 24, padding: 0, border: 'none' }}
               />
             </label>
-            <IconButton label={t('admin.tags.merge')} onClick={onMerge} testId="merge">
+            <IconButton label={t('tags.groups.merge')} onClick={onMerge} testId="merge">
               <Merge size={16} aria-hidden="true" />
             </IconButton>
-            <IconButton label={t('common.delete')} onClick={remove} danger>
+            <IconButton label={t('tags.groups.delete')} onClick={remove} danger>
               <Trash2 size={16} aria-hidden="true" />
             </IconButton>
           </div>
@@ -71,24 +70,17 @@ export function GroupCard({ group, groups, writes, selected, onToggleTag, onMerg
       {group.description && <p className="meta">{group.description}</p>}
       {group.similar_groups && group.similar_groups.length > 0 && (
         <p className="meta" data-testid="similar">
-          {t('admin.tags.similarTo', {
+          {t('tags.groups.similarTo', {
             names: group.similar_groups.map((s) => s.display_name ?? s.name).join(', '),
           })}
         </p>
       )}
-      <ul className="tag-list" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {group.tags.map((tag) => (
-          <TagRow
-            key={tag.id}
-            tag={tag}
-            groupId={group.id}
-            groups={groups}
-            writes={writes}
-            selected={selected.has(tag.id)}
-            onToggle={() => onToggleTag(tag.id)}
-          />
-        ))}
-      </ul>
+      <p className="group-count">
+        <span data-testid="group-tag-count">{n('tags.count', count)}</span>{' '}
+        <button type="button" className="link-button" onClick={onShowTags} disabled={count === 0}>
+          {t('tags.groups.showTags')}
+        </button>
+      </p>
     </section>
   );
 }

@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
-import type { TagGroup, TagWrites } from '../api/tags';
+import { useGroupDetail, type TagGroup, type TagWrites } from '../api/tags';
+import { useTagsText } from '../use-tags-text';
 
-/** Merge `source` into another group (or a new one), previewing the tags the result will hold. */
+/**
+ * Merge `source` into another group (or a new one), previewing the tags the result will hold (both
+ * groups' tags are read when the dialog opens: the board lists groups without their tags).
+ */
 export function MergeDialog({
   source,
   groups,
@@ -14,22 +17,26 @@ export function MergeDialog({
   writes: TagWrites;
   onClose(): void;
 }) {
-  const { t } = useI18n();
+  const { t } = useTagsText();
   const ref = useRef<HTMLDialogElement>(null);
   const others = groups.filter((g) => g.id !== source.id);
   const [targetId, setTargetId] = useState(others[0]?.id ?? '');
   const [resultName, setResultName] = useState('');
   const target = others.find((g) => g.id === targetId);
+  const sourceTags = useGroupDetail(source.id ?? undefined).data?.tags ?? [];
+  const targetTags = useGroupDetail(targetId || undefined).data?.tags ?? [];
 
   useEffect(() => {
     ref.current?.showModal();
   }, []);
 
   const names = new Map<string, { name: string; from: string[] }>();
-  for (const g of [source, ...(target ? [target] : [])]) {
-    for (const tag of g.tags) {
+  const sides = [{ name: source.display_name, tags: sourceTags }];
+  if (target) sides.push({ name: target.display_name, tags: targetTags });
+  for (const side of sides) {
+    for (const tag of side.tags) {
       const entry = names.get(tag.name) ?? { name: tag.name, from: [] };
-      entry.from.push(g.display_name);
+      entry.from.push(side.name);
       names.set(tag.name, entry);
     }
   }
@@ -55,22 +62,22 @@ export function MergeDialog({
       data-testid="merge-dialog"
     >
       <h2 id="merge-title">
-        {t('admin.tags.merge')}: {source.display_name}
+        {t('tags.groups.merge')}: {source.display_name}
       </h2>
       <div className="form">
         <label>
-          {t('admin.tags.mergeInto')}
+          {t('tags.groups.mergeInto')}
           <select value={targetId} onChange={(e) => setTargetId(e.target.value)} data-testid="merge-target">
             {others.map((g) => (
               <option key={g.id} value={g.id!}>
                 {g.display_name}
               </option>
             ))}
-            <option value="">{t('admin.tags.mergeNew')}</option>
+            <option value="">{t('tags.groups.mergeNew')}</option>
           </select>
         </label>
         <label>
-          {t('admin.tags.resultName')}
+          {t('tags.groups.resultName')}
           <input
             value={resultName}
             onChange={(e) => setResultName(e.target.value)}
@@ -78,7 +85,7 @@ export function MergeDialog({
           />
         </label>
         <section aria-labelledby="merge-preview">
-          <h3 id="merge-preview">{t('admin.tags.mergePreview')}</h3>
+          <h3 id="merge-preview">{t('tags.groups.mergePreview')}</h3>
           <ul data-testid="merge-preview-list">
             {[...names.values()].map((n) => (
               <li key={n.name}>
@@ -90,10 +97,10 @@ export function MergeDialog({
         </section>
         <div className="row">
           <button type="button" className="primary" onClick={submit} disabled={writes.merge.isPending}>
-            {t('admin.tags.mergeConfirm')}
+            {t('tags.groups.mergeConfirm')}
           </button>
           <button type="button" onClick={() => ref.current?.close()}>
-            {t('common.cancel')}
+            {t('tags.cancel')}
           </button>
         </div>
       </div>

@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
-import { useI18n } from '../../../lib/i18n';
 import type { TagWrites } from '../api/tags';
+import { useTagsText } from '../use-tags-text';
 
 export function NewGroupForm({ topicId, writes }: { topicId: string; writes: TagWrites }) {
-  const { t } = useI18n();
+  const { t } = useTagsText();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -23,21 +23,21 @@ export function NewGroupForm({ topicId, writes }: { topicId: string; writes: Tag
     );
   };
   return (
-    <form className="row card admin-section" onSubmit={submit} aria-label={t('admin.tags.newGroup')}>
+    <form className="row card admin-section" onSubmit={submit} aria-label={t('tags.groups.new')}>
       <label>
-        {t('admin.tags.displayName')}
+        {t('tags.groups.displayName')}
         <input name="display_name" required maxLength={100} />
       </label>
       <label>
-        {t('admin.tags.description')}
+        {t('tags.groups.description')}
         <input name="description" maxLength={500} />
       </label>
       <label>
-        {t('admin.tags.color')}
+        {t('tags.groups.color')}
         <input name="color_hex" type="color" defaultValue="#4f46e5" />
       </label>
       <button type="submit" disabled={writes.createGroup.isPending}>
-        {t('admin.tags.newGroup')}
+        {t('tags.groups.new')}
       </button>
     </form>
   );

@@ -1,0 +1,84 @@
+/**
+ * The admin tags table (issue 18, deliverable 4) at 5,000 tags and 100,000 article-tag links in one
+ * topic, on PostgreSQL, through the real api: p50/p99 of the first page for every sort, a search
+ * and a deep page. Budget: p99 <= 100 ms each. See docs/performance.md.
+ */
+import { sql } from 'drizzle-orm';
+import type { BenchContext, BenchResult, Scenario } from '../types.js';
+import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
+import { createBenchDatabase, makeTopics, percentile, round } from '../articles/bench-db.js';
+import { closeAgent, httpGet, startBenchApp } from '../articles/bench-app.js';
+import { seedTagsAtScale } from '../../test/helpers/tag-factories.js';
+
+const P99_MS = 100;
+
+const QUERIES = {
+  name: 'sort=name',
+  group: 'sort=group',
+  article_count: 'sort=article_count',
+  created_at: 'sort=created_at',
+  search: 'q=tag-049',
+  deep_page: 'sort=name&offset=4950',
+};
+
+async function tagsScenario(ctx: BenchContext): Promise<BenchResult[]> {
+  if (!ctx.databaseUrl)
+    return [
+      {
+        scenario: 'tags.table',
+        figure: NaN,
+        unit: '',
+        budget: 'runs',
+        pass: false,
+        notes: 'skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL',
+      },
+    ];
+  const requests = ctx.quick ? 50 : 300;
+  const bench = await createBenchDatabase(ctx.databaseUrl, 'tags');
+  const app = await startBenchApp(bench.database, bench.url, new MemoryCache());
+  const results: BenchResult[] = [];
+  try {
+    const [topicId] = await makeTopics(bench.database, 1);
+    const t0 = Date.now();
+    const { links } = await seedTagsAtScale(bench.database.db, topicId!, {
+      tags: 5000,
+      articles: 2000,
+      linksPerArticle: 50,
+      groups: 12,
+    });
+    for (const table of ['tags', 'article_tags', 'tag_groups'])
+      await bench.database.db.execute(sql.raw(`vacuum analyze ${table}`));
+    const seedMs = Date.now() - t0;
+    const auth = app.container.services.auth;
+    await auth.ensureUser({ email: 'bench-admin@example.test', password: 'password-123', role: 'admin' });
+    const session = await auth.login({ email: 'bench-admin@example.test', password: 'password-123' });
+    const headers = { authorization: `Bearer ${session.access_token}` };
+    for (const [name, query] of Object.entries(QUERIES)) {
+      const path = `/admin/tags?topic_id=${topicId}&limit=50&${query}`;
+      const times: number[] = [];
+      for (let i = 0; i < requests + 10; i++) {
+        const started = performance.now();
+        const status = await httpGet(app.base, path, headers);
+        const ms = performance.now() - started;
+        if (status !== 200) throw new Error(`GET ${path} answered ${status}`);
+        if (i >= 10) times.push(ms);
+      }
+      const p99 = percentile(times, 99);
+      results.push({
+        scenario: `tags.table.${name}`,
+        figure: round(p99),
+        unit: 'ms p99',
+        budget: `p99 <= ${P99_MS} ms`,
+        pass: p99 <= P99_MS,
+        notes: `p50 ${round(percentile(times, 50))} ms; 5,000 tags, ${links} links (seeded in ${seedMs} ms)`,
+      });
+    }
+  } finally {
+    closeAgent();
+    await app.close();
+    await bench.drop();
+  }
+  return results;
+}
+
+export const scenarios: Scenario[] = [{ name: 'tags.table', run: tagsScenario }];

@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { ErrorState, Loading } from '../../../lib/ui';
+import { useGroupList, type TagWrites } from '../api/tags';
+import { useTagsText } from '../use-tags-text';
+import { GroupBoard } from './group-board';
+import { NewGroupForm } from './new-group-form';
+
+/** The topic's groups: create, order (drag or arrows), colour, rename, merge, delete. */
+export function GroupsPanel({
+  topicId,
+  writes,
+  onShowTags,
+}: {
+  topicId: string;
+  writes: TagWrites;
+  onShowTags(groupId: string): void;
+}) {
+  const { t } = useTagsText();
+  const [similar, setSimilar] = useState(false);
+  const groups = useGroupList(topicId, similar);
+  return (
+    <>
+      <NewGroupForm topicId={topicId} writes={writes} />
+      <div className="toolbar">
+        <label className="checkbox">
+          <input type="checkbox" checked={similar} onChange={(e) => setSimilar(e.target.checked)} />
+          {t('tags.groups.similar')}
+        </label>
+      </div>
+      <p className="field-label">{t('tags.groups.hint')}</p>
+      {groups.isLoading ? (
+        <Loading />
+      ) : groups.isError ? (
+        <ErrorState error={groups.error} onRetry={() => void groups.refetch()} />
+      ) : (
+        <GroupBoard groups={groups.data ?? []} writes={writes} onShowTags={onShowTags} />
+      )}
+    </>
+  );
+}
