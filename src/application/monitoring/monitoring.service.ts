@@ -1,4 +1,4 @@
-import { AppError, invalid, notConfigured } from '../../domain/errors.js';
+import { AppError, invalid, notConfigured, notFound } from '../../domain/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import {
   UpstreamError,
@@ -167,6 +167,9 @@ export class MonitoringService {
     try {
       return normalizeTrace((await this.upstream.get('traces', `/api/traces/${id.toLowerCase()}`, {})).body);
     } catch (e) {
+      // the trace store answers 404 for an id it does not hold (expired, or not ingested yet)
+      if (e instanceof UpstreamError && e.status === 404)
+        throw notFound('trace', 'trace_not_found');
       throw this.asHttpError(this.logged('traces', e));
     }
   }
