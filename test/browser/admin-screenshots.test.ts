@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
@@ -59,7 +59,12 @@ const PLAIN: Shot[] = [
 ];
 /** Pages of the instance reading loopback Prometheus/Loki/Tempo peers. */
 const MONITORED: Shot[] = [
-  { name: 'monitoring-operations', path: '/admin/monitoring?interval=0', phone: true, ready: allPanels('ok') },
+  {
+    name: 'monitoring-operations',
+    path: '/admin/monitoring?interval=0',
+    phone: true,
+    ready: allPanels('ok'),
+  },
   { name: 'monitoring-logs', path: '/admin/monitoring?tab=logs&interval=0', ready: allPanels('ok') },
   { name: 'monitoring-traces', path: '/admin/monitoring?tab=traces&interval=0', ready: allPanels('ok') },
   { name: 'monitoring-metrics', path: '/admin/monitoring?tab=metrics&interval=0', ready: allPanels('ok') },
@@ -118,9 +123,14 @@ describe.sequential('screenshots of every admin page, en and zh-TW', () => {
       await makeTag(db, data.topic.id, 'qubits', group.id),
       await makeTag(db, data.topic.id, 'superconducting'),
     ];
-    for (const a of [data.high, data.mid, data.low]) await link(db, a.id, ...tags.slice(0, 2).map((t) => t.id));
+    for (const a of [data.high, data.mid, data.low])
+      await link(db, a.id, ...tags.slice(0, 2).map((t) => t.id));
     for (let i = 0; i < 6; i++) {
-      const a = await makeArticle(db, { topicId: data.topic.id, source: 'arXiv quant-ph', sourceId: arxiv.id });
+      const a = await makeArticle(db, {
+        topicId: data.topic.id,
+        source: 'arXiv quant-ph',
+        sourceId: arxiv.id,
+      });
       if (i % 2 === 0) await setMetric(db, a.id, 'citation_count', 3 + i);
     }
     await db.insert(scraperRuns).values(
@@ -151,7 +161,12 @@ describe.sequential('screenshots of every admin page, en and zh-TW', () => {
     expect(written).toHaveLength(
       [...PLAIN, ...MONITORED].reduce((n, s) => n + (s.phone ? 2 : 1), 0) * LANGS.length,
     );
-    for (const file of written) expect(statSync(file).size, file).toBeGreaterThan(10_000);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const file of written) {
+      expect(statSync(file).size, file).toBeGreaterThan(10_000);
+      // the README links every one of them
+      expect(readme, file).toContain(`docs/screenshots/${basename(file)}`);
+    }
     expect([...pages].sort()).toEqual(
       [
         'catalog',

@@ -5,12 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeItem, rssFeed, seedPipeline, startFeedServer } from '../helpers/pipeline-factories.js';
 import type { HttpPeer } from '../peers/http-peer.js';
-import {
-  PrometheusProcess,
-  freePort,
-  prometheusAvailable,
-  until,
-} from '../monitoring/prometheus-process.js';
+import { PrometheusProcess, freePort, prometheusAvailable, until } from '../monitoring/prometheus-process.js';
 import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /**
@@ -134,9 +129,7 @@ describe.runIf(prometheusAvailable())('Metrics tab against a real Prometheus', (
     // it comes back: the next ticks fill the panels again
     await prometheus.start();
     for (const id of ['met-articles', 'met-explore'])
-      await expect
-        .poll(() => panel(page, id).getAttribute('data-state'), { timeout: 30_000 })
-        .toBe('ok');
+      await expect.poll(() => panel(page, id).getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
     expect(await panel(page, 'met-articles').getAttribute('data-error')).toBeNull();
     await context.close();
 

@@ -78,7 +78,8 @@ export function storePeer() {
         status: 'success',
         data: {
           resultType: 'matrix',
-          result: label === 'status' ? [series('completed', 1)] : [series('published', 4), series('analysis', 1)],
+          result:
+            label === 'status' ? [series('completed', 1)] : [series('published', 4), series('analysis', 1)],
         },
       });
     }

@@ -16,11 +16,7 @@ import {
 } from '../../web/src/features/monitoring/model/panel-data';
 import tempoTrace from '../peers/fixtures/tempo-trace-v1.json';
 import tempoSearch from '../peers/fixtures/tempo-search.json';
-import type {
-  SpanJson,
-  TraceDetail,
-  TraceSummary,
-} from '../../web/src/features/monitoring/model/types';
+import type { SpanJson, TraceDetail, TraceSummary } from '../../web/src/features/monitoring/model/types';
 
 const span = (
   id: string,

@@ -15,10 +15,7 @@ import { PrometheusProcess, freePort, prometheusAvailable, until } from './prome
  * the dashboard answers the pipeline's counters, filtered by the README's environment label. Both
  * blocks are read from README.md, so the README cannot drift from what is tested.
  */
-const README = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'),
-  'utf8',
-);
+const README = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
 const HEADING = '## Connecting Prometheus, Loki and Tempo';
 const README_TARGET = '127.0.0.1:8000';
 const README_STORE = '127.0.0.1:9090';
@@ -115,8 +112,7 @@ describe.runIf(prometheusAvailable())('the README’s self-hosted Prometheus exa
         payload: { queries: [query] },
       });
       expect(r.statusCode).toBe(200);
-      return r.json<{ results: { status: string; data?: { data: { result: unknown[] } } }[] }>()
-        .results[0]!;
+      return r.json<{ results: { status: string; data?: { data: { result: unknown[] } } }[] }>().results[0]!;
     };
 
     // the README's label is deployment_environment: local, so the Environment filter "local" finds it;

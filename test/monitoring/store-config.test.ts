@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { logMonitorStores } from '../../src/composition/monitoring.js';
 import { storeAuth } from '../../src/infrastructure/monitor/store-auth.js';
-import { tracingConfigured } from '../../src/infrastructure/tracing/telemetry.js';
+import { pino } from 'pino';
+import { createTelemetry, tracingConfigured } from '../../src/infrastructure/tracing/telemetry.js';
+import { OtlpReceiver } from '../peers/otlp-receiver.js';
 
 const VARS = { url: 'MONITOR_LOGS_URL', user: 'MONITOR_LOGS_USER' };
 
@@ -47,6 +49,38 @@ describe('monitoring store credentials: optional for stores without auth', () =>
     expect(tracingConfigured({ ...base, otlpEndpoint: 'http://x', otlpUser: 'u' })).toBe(false);
   });
 
+  it('exports spans to an ingest without auth with no Authorization header, and with Basic auth when a user is set', async () => {
+    const receiver = await new OtlpReceiver().start();
+    try {
+      for (const [otlpUser, apiKey, expected] of [
+        [undefined, 'shared-key', ''],
+        ['ingest-user', 'shared-key', `Basic ${Buffer.from('ingest-user:shared-key').toString('base64')}`],
+      ] as const) {
+        receiver.auth = [];
+        const telemetry = await createTelemetry(
+          {
+            serviceName: 'article-intel',
+            deploymentEnvironment: 'local',
+            otlpEndpoint: receiver.url,
+            otlpUser,
+            apiKey,
+          },
+          pino({ level: 'silent' }),
+        );
+        expect(telemetry.enabled).toBe(true);
+        await telemetry.scope!.inSpan('scraper.run', { root: true }, () => Promise.resolve());
+        await telemetry.flush();
+        await telemetry.shutdown();
+        expect(receiver.spans.some((sp) => sp.name === 'scraper.run')).toBe(true);
+        expect(receiver.auth.length).toBeGreaterThan(0);
+        expect(new Set(receiver.auth)).toEqual(new Set([expected]));
+        receiver.spans = [];
+      }
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('logs one start-up line per store and one for the OTLP push: configured (where, how) or not and why', () => {
     const none = lines({});
     expect(none.map((l) => l.msg)).toEqual([
@@ -69,7 +103,11 @@ describe('monitoring store credentials: optional for stores without auth', () =>
       'traces store: not configured (MONITOR_TRACES_USER is set but MONITOR_API_KEY is not (set both for Basic auth, or neither for a store without auth))',
       'OTLP push (traces, logs, metrics): configured, http://127.0.0.1:4318, no auth',
     ]);
-    expect(some[0]!.fields).toMatchObject({ event: 'monitor.store', datasource: 'metrics', configured: true });
+    expect(some[0]!.fields).toMatchObject({
+      event: 'monitor.store',
+      datasource: 'metrics',
+      configured: true,
+    });
     const withKey = lines({
       MONITOR_LOGS_URL: 'https://logs.example.test',
       MONITOR_LOGS_USER: '1234',

@@ -127,7 +127,11 @@ export class MonitorStorePeer {
       return;
     }
     if (req.path.endsWith('/loki/api/v1/query_range')) {
-      return sendJson(res, 200, /^\s*\{/.test(expr) && !/over_time|rate\(/.test(expr) ? STREAMS : LOKI_MATRIX);
+      return sendJson(
+        res,
+        200,
+        /^\s*\{/.test(expr) && !/over_time|rate\(/.test(expr) ? STREAMS : LOKI_MATRIX,
+      );
     }
     if (req.path.endsWith('/api/v1/query_range')) return sendJson(res, 200, MATRIX);
     if (req.path.endsWith('/api/search')) return sendJson(res, 200, SEARCH);

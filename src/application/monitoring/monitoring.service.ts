@@ -168,8 +168,7 @@ export class MonitoringService {
       return normalizeTrace((await this.upstream.get('traces', `/api/traces/${id.toLowerCase()}`, {})).body);
     } catch (e) {
       // the trace store answers 404 for an id it does not hold (expired, or not ingested yet)
-      if (e instanceof UpstreamError && e.status === 404)
-        throw notFound('trace', 'trace_not_found');
+      if (e instanceof UpstreamError && e.status === 404) throw notFound('trace', 'trace_not_found');
       throw this.asHttpError(this.logged('traces', e));
     }
   }

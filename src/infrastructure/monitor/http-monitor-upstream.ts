@@ -80,8 +80,8 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         this.status.push({ datasource: ds, configured: false, why: auth.why });
         continue;
       }
-      const base = new URL(c.url!);
-      if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+      const base = URL.canParse(c.url!) ? new URL(c.url!) : null;
+      if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
         this.status.push({
           datasource: ds,
           configured: false,
@@ -178,7 +178,9 @@ export class HttpMonitorUpstream implements MonitorUpstream {
    * echoes the request (its headers, our Basic auth) must not put them into the log store.
    */
   private snippet(text: string, auth: string | undefined): string {
-    const known = auth ? [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? ''] : [this.opts.apiKey ?? ''];
+    const known = auth
+      ? [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? '']
+      : [this.opts.apiKey ?? ''];
     return scrubSecrets(text.slice(0, 2000), known).slice(0, 500);
   }
 

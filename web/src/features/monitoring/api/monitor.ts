@@ -45,7 +45,14 @@ export async function getPanelData(
       ? { q: q.q ?? q.query, start: q.start, end: q.end, limit: q.limit, minDuration: q.minDuration }
       : panel.datasource === 'metrics'
         ? { query: q.query, start: q.start, end: q.end, step: q.step }
-        : { query: q.query, start: q.start, end: q.end, limit: q.limit, direction: q.direction, step: q.step };
+        : {
+            query: q.query,
+            start: q.start,
+            end: q.end,
+            limit: q.limit,
+            direction: q.direction,
+            step: q.step,
+          };
   const res = await fetch(`/api/proxy${path}${buildQuery(query)}`, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',

@@ -58,12 +58,12 @@ export const monEn = {
   'mon.setup.intro':
     'These panels read a log store (Loki API), a trace store (Tempo API) and a metrics store (Prometheus API) through the backend. Set these variables on the server and restart it; a store without auth needs only its URL:',
   'mon.setup.common': 'For stores with auth',
-  'mon.setup.var.url':
-    'optional: more hosts the proxy may call; each store URL’s own host is always allowed',
+  'mon.setup.var.url': 'optional: more hosts the proxy may call; each store URL’s own host is always allowed',
   'mon.setup.var.apiKey': 'the password or API key sent with Basic auth, with the store’s user',
   'mon.setup.var.storeUrl':
     'the {store} address as a Grafana data source would use it, with its route prefix (e.g. http://127.0.0.1:9090/prom)',
-  'mon.setup.var.storeUser': 'optional: the Basic auth user of the {store}; leave unset for a store without auth',
+  'mon.setup.var.storeUser':
+    'optional: the Basic auth user of the {store}; leave unset for a store without auth',
   'mon.setup.missing': 'not configured',
   'mon.setup.ok': 'configured',
   'mon.setup.unknown': 'not checked yet',
@@ -267,7 +267,8 @@ export const monZhTW: Record<MonKey, string> = {
   'mon.panel.met-explore': '查詢結果',
   'mon.explore.title': '查詢指標儲存（PromQL）',
   'mon.explore.run': '執行查詢',
-  'mon.explore.hint': '依所選時間範圍繪製；間隔會自動選擇，約 250 個資料點。儲存拒絕查詢時會顯示它自己的原因。',
+  'mon.explore.hint':
+    '依所選時間範圍繪製；間隔會自動選擇，約 250 個資料點。儲存拒絕查詢時會顯示它自己的原因。',
   'mon.logs.empty': '此範圍內沒有日誌。',
   'mon.logs.time': '時間',
   'mon.logs.event': '事件',
