@@ -89,7 +89,7 @@ describe.runIf(prometheusAvailable())('Metrics tab against a real Prometheus', (
     await expect.poll(() => panel(page, 'met-runs').innerText()).toContain('status=completed');
 
     // a query without step: the proxy picks one, Prometheus answers data
-    const box = page.getByLabel('Query the metrics store (PromQL)');
+    const box = page.getByRole('textbox', { name: 'Query the metrics store (PromQL)' });
     await box.fill('sum by (stage) (pipeline_articles_total)');
     await page.getByRole('button', { name: 'Run query' }).click();
     const explore = panel(page, 'met-explore');
