@@ -52,4 +52,28 @@ describe('config', () => {
     });
     expect(c.monitor.allowedHosts).toEqual(['grafana.example.test', 'logs.example.test', '127.0.0.1:3100']);
   });
+
+  it('refuses a monitoring URL the proxy could not use as written, and says what to do', () => {
+    for (const [key, value, why] of [
+      ['MONITOR_METRICS_URL', 'ftp://prom.example.test', /http:\/\/ or https:\/\//],
+      ['MONITOR_LOGS_URL', 'http://user:pw@loki.example.test', /MONITOR_\*_USER/],
+      ['MONITOR_TRACES_URL', 'http://tempo.example.test/?orgId=1', /route prefix/],
+      ['MONITOR_OTLP_ENDPOINT', 'http://', /not a URL|http/],
+      ['MONITOR_URL', 'http://a b', /not a URL|http/],
+    ] as const) {
+      try {
+        loadConfig({ [key]: value });
+        expect.unreachable(`${key}=${value}`);
+      } catch (e) {
+        const problems = (e as ConfigError).problems.filter((p) => p.startsWith(key)).join('\n');
+        expect(problems, key).toMatch(why);
+        expect(problems, key).not.toContain('pw@');
+      }
+    }
+    // a route prefix and a trailing slash are fine
+    const c = loadConfig({ MONITOR_METRICS_URL: 'http://127.0.0.1:9090/prom/' });
+    expect(c.monitor.metrics.url).toBe('http://127.0.0.1:9090/prom/');
+    // no MONITOR_URL needed
+    expect(c.monitor.allowedHosts).toEqual([]);
+  });
 });

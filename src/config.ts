@@ -270,6 +270,35 @@ function isAddressOrCidr(v: string): boolean {
   return ipaddr.isValid(v);
 }
 
+const MONITOR_URL_VARS = [
+  'MONITOR_URL',
+  'MONITOR_METRICS_URL',
+  'MONITOR_LOGS_URL',
+  'MONITOR_TRACES_URL',
+  'MONITOR_OTLP_ENDPOINT',
+] as const;
+
+/**
+ * A monitoring URL the proxy or the exporter could not use as written: not http(s), unreadable,
+ * credentials in it (they go in MONITOR_*_USER and MONITOR_API_KEY), or a query or fragment (the
+ * fixed API paths are appended to the URL's path, its route prefix).
+ */
+function monitorUrlProblem(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http:// or https:// URL';
+  if (u.username || u.password)
+    return 'must not carry credentials: put the user in the MONITOR_*_USER variable and the password in MONITOR_API_KEY';
+  if (u.search || u.hash)
+    return 'must not carry a query or fragment: give the base URL with its route prefix, e.g. http://127.0.0.1:9090/prom';
+  return null;
+}
+
 const rule = (name: string, max: number, windowSeconds: number) =>
   max > 0 ? { name, max, windowSeconds } : null;
 
@@ -280,12 +309,11 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     return `${key}: ${e.message}`;
   });
   const e = env as Env;
-  const otlp = [e.MONITOR_OTLP_USER, e.MONITOR_API_KEY, e.MONITOR_OTLP_ENDPOINT].filter(Boolean).length;
-  if (otlp > 0 && otlp < 3) {
-    // Not fatal by the spec (tracing simply stays off) but worth saying at start.
-    console.warn(
-      'tracing disabled: MONITOR_OTLP_USER, MONITOR_API_KEY and MONITOR_OTLP_ENDPOINT must all be set',
-    );
+  // a user without MONITOR_API_KEY turns that store or the OTLP push off: the api role's start-up
+  // lines say so (composition/monitoring.ts); only what can never work stops the start
+  for (const key of MONITOR_URL_VARS) {
+    const problem = monitorUrlProblem(e[key]);
+    if (problem) problems.push(`${key}: ${problem}`);
   }
   if ((e.EMBEDDING_RESPONSE_KEY ?? 'dense') === 'dense' && e.EMBEDDING_URL && !e.EMBEDDING_DIMENSION) {
     problems.push('EMBEDDING_DIMENSION: required when EMBEDDING_URL is set with the dense response key');

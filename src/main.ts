@@ -7,6 +7,7 @@ import { createContainer, type Container } from './composition/container.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
+import { logMonitorStores } from './composition/monitoring.js';
 import { releaseStartupMemory, warnOnOldRuntime } from './runtime.js';
 import { DataDirError } from './infrastructure/db/data-dir.js';
 import { httpOptionsOf } from './composition/http-options.js';
@@ -34,6 +35,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const app = await buildApp(container.services, logger, httpOptionsOf(config, container.services));
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
     logger.info({ event: 'api.listening', url: apiUrl });
+    logMonitorStores(config, logger);
     // app.close waits for in-flight requests before resolving
     stops.push(() => app.close());
   }

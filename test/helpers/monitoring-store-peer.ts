@@ -1,20 +1,48 @@
+import type { ServerResponse } from 'node:http';
 import { HttpPeer, sendJson } from '../peers/http-peer.js';
 
 /**
- * A Loki + Tempo speaking peer for the dashboard (browser test and bench): matrix answers for
- * aggregate queries, streams for log queries, a search hit and a 3-article trace for Tempo. Per
- * query behaviour ('429', 'garbage') and an upstream delay are knobs.
+ * A Prometheus + Loki + Tempo speaking peer for the dashboard (browser test and bench), in the stores'
+ * documented shapes (test/peers/fixtures/SOURCES.md): Prometheus matrices, Loki matrices for
+ * aggregate queries and streams for log queries (with Loki's `stats`), a Tempo search hit (`spanSet`
+ * and `spanSets`) and a 3-article trace in Tempo's protobuf JSON (`kind` and `status.code` as enum
+ * names, `status: {}` when unset). Per query behaviour ('429', 'garbage', '400', '500') and an
+ * upstream delay are knobs.
  */
 export const MONITOR_API_KEY = 'dash-key';
 const API_KEY = MONITOR_API_KEY;
 const NS = 1_000_000n;
 const nowNs = () => BigInt(Date.now()) * NS;
 
-/** '400': the store refuses the query (Loki's plain-text parse error); '500': the store is failing */
+/**
+ * '400': the store refuses the query (Prometheus: JSON `bad_data`; Loki and Tempo: their plain-text
+ * parse error); '500': the store is failing
+ */
 export type Behaviour = 'ok' | '429' | 'garbage' | '400' | '500';
 
 /** The log store's own words for a refused query (as Loki says it). */
 export const LOKI_PARSE_ERROR = 'parse error at line 1, col 13: syntax error: unexpected IDENTIFIER';
+/** The trace store's (Tempo's). */
+export const TEMPO_PARSE_ERROR =
+  'invalid TraceQL query: parse error at line 1, col 17: syntax error: unexpected IDENTIFIER';
+/** The metrics store's (Prometheus', in its JSON error body). */
+export const PROM_PARSE_ERROR = 'invalid parameter "query": 1:27: parse error: unclosed left parenthesis';
+
+const LOKI_STATS = {
+  summary: {
+    bytesProcessedPerSecond: 0,
+    linesProcessedPerSecond: 0,
+    totalBytesProcessed: 0,
+    totalLinesProcessed: 0,
+    execTime: 0.001,
+    queueTime: 0,
+  },
+};
+/** Go's http.Error: text/plain and a newline */
+const goError = (res: ServerResponse, status: number, text: string) =>
+  void res
+    .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+    .end(`${text}\n`);
 
 /** A Loki + Tempo peer: matrix for aggregate queries, streams for log queries, traces for Tempo. */
 export function storePeer() {
@@ -28,11 +56,35 @@ export function storePeer() {
     const b = behaviour.get(q) ?? 'ok';
     if (b === '429') return sendJson(res, 429, { error: 'too many requests' });
     if (b === 'garbage') return sendJson(res, 200, { totally: 'different', shape: [1, 2, 3] });
-    if (b === '400') return void res.writeHead(400, { 'content-type': 'text/plain' }).end(LOKI_PARSE_ERROR);
-    if (b === '500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+    if (b === '400') {
+      if (req.path.endsWith('/loki/api/v1/query_range')) return goError(res, 400, LOKI_PARSE_ERROR);
+      if (req.path.endsWith('/api/search')) return goError(res, 400, TEMPO_PARSE_ERROR);
+      return sendJson(res, 400, { status: 'error', errorType: 'bad_data', error: PROM_PARSE_ERROR });
+    }
+    if (b === '500') return goError(res, 500, 'internal error');
+    const t = Math.floor(Date.now() / 1000);
+    // Prometheus (the Metrics tab): the label its panels group by, over the last 2 minutes
+    if (req.path.endsWith('/api/v1/query_range') && !req.path.endsWith('/loki/api/v1/query_range')) {
+      const label = /by \((\w+)\)/.exec(q)?.[1];
+      const series = (value: string, n: number) => ({
+        metric: label ? { [label]: value } : {},
+        values: [
+          [t - 120, String(n)],
+          [t - 60, String(n + 2)],
+          [t, String(n + 3)],
+        ],
+      });
+      return sendJson(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'matrix',
+          result:
+            label === 'status' ? [series('completed', 1)] : [series('published', 4), series('analysis', 1)],
+        },
+      });
+    }
     if (req.path.endsWith('/loki/api/v1/query_range')) {
       const isLog = q.trimStart().startsWith('{') && !/\b(count_over_time|rate|sum|avg|max|min)\b/.test(q);
-      const t = Math.floor(Date.now() / 1000);
       if (!isLog)
         return sendJson(res, 200, {
           status: 'success',
@@ -48,6 +100,7 @@ export function storePeer() {
                 ],
               },
             ],
+            stats: LOKI_STATS,
           },
         });
       const line = (event: string, level: string) =>
@@ -72,10 +125,22 @@ export function storePeer() {
               ],
             },
           ],
+          stats: LOKI_STATS,
         },
       });
     }
-    if (req.path.endsWith('/api/search'))
+    if (req.path.endsWith('/api/search')) {
+      const spanSet = {
+        spans: [
+          {
+            spanID: 'root',
+            startTimeUnixNano: String(nowNs() - 60_000n * NS),
+            durationNanos: '1500000000',
+            attributes: [{ key: 'deployment.environment', value: { stringValue: 'production' } }],
+          },
+        ],
+        matched: 12,
+      };
       return sendJson(res, 200, {
         traces: [
           {
@@ -84,18 +149,13 @@ export function storePeer() {
             rootTraceName: 'scraper.run',
             startTimeUnixNano: String(nowNs() - 60_000n * NS),
             durationMs: 1500,
-            spanSet: {
-              spans: [
-                {
-                  spanID: 'root',
-                  attributes: [{ key: 'deployment.environment', value: { stringValue: 'production' } }],
-                },
-              ],
-              matched: 12,
-            },
+            spanSet,
+            spanSets: [spanSet],
           },
         ],
+        metrics: { inspectedBytes: '292781', completedJobs: 1, totalJobs: 1 },
       });
+    }
     if (req.path.startsWith('/api/traces/'))
       return sendJson(res, 200, {
         batches: [{ resource: { attributes: [] }, scopeSpans: [{ spans: traceSpans(traceId, bulkSpans) }] }],
@@ -127,8 +187,9 @@ function traceSpans(traceId: string, bulk = 0) {
     name,
     startTimeUnixNano: String(t0 + BigInt(start) * NS),
     endTimeUnixNano: String(t0 + BigInt(end) * NS),
+    kind: 'SPAN_KIND_INTERNAL',
     attributes: [] as { key: string; value: { stringValue: string } }[],
-    status: { code: 0 },
+    status: {} as { code?: string; message?: string },
     ...extra,
   });
   const spans = [s('r', undefined, 'scraper.run', 0, 1500)];
@@ -149,7 +210,7 @@ function traceSpans(traceId: string, bulk = 0) {
     if (a === 2)
       spans.push(
         s(`a${a}f`, `a${a}`, 'article.analysis_failed.handle', 500, 520, {
-          status: { code: 2, message: 'model refused the request' },
+          status: { code: 'STATUS_CODE_ERROR', message: 'model refused the request' },
         }),
       );
     else spans.push(s(`a${a}c`, `a${a}`, 'article.analysis_completed.handle', 500, 600));

@@ -7,12 +7,16 @@ import {
   readMatrix,
   readStreams,
   slideWindow,
+  spanStatus,
   statValue,
+  traceEnvironment,
   toLogRows,
   toUplotData,
   waterfallRows,
 } from '../../web/src/features/monitoring/model/panel-data';
-import type { SpanJson, TraceDetail } from '../../web/src/features/monitoring/model/types';
+import tempoTrace from '../peers/fixtures/tempo-trace-v1.json';
+import tempoSearch from '../peers/fixtures/tempo-search.json';
+import type { SpanJson, TraceDetail, TraceSummary } from '../../web/src/features/monitoring/model/types';
 
 const span = (
   id: string,
@@ -169,5 +173,29 @@ describe('sliding the catalog windows', () => {
       end: '2026-11-22T11:01:00.000Z',
     });
     expect(slideWindow(q, 0)).toBe(q);
+  });
+});
+
+describe('the trace store’s own JSON (Tempo): enum names, spanSets', () => {
+  it('reads Tempo’s status codes and search span sets as the SDK’s', () => {
+    const trace = tempoTrace as unknown as TraceDetail;
+    const spans = trace.batches[0]!.scopeSpans![0]!.spans!;
+    expect(spans.map((s) => spanStatus(s))).toEqual(['unset', 'unset', 'error']);
+    expect(spanStatus({ ...spans[0]!, status: { code: 'STATUS_CODE_OK' } })).toBe('ok');
+    expect(spanStatus({ ...spans[0]!, status: { code: 2 } })).toBe('error');
+    const rows = waterfallRows(trace).rows;
+    expect(rows.map((r) => [r.span.name, r.depth, r.error])).toEqual([
+      ['scraper.run', 0, false],
+      ['article.pipeline', 1, false],
+      ['article.analysis_failed.handle', 2, true],
+    ]);
+    const [article] = articlePipelines(trace);
+    expect(article).toMatchObject({ url: 'https://feed.test/a-1', error: true });
+    expect(article!.stages[0]).toMatchObject({ status: 'error', message: 'model refused the request' });
+
+    const search = tempoSearch as unknown as { traces: TraceSummary[] };
+    expect(traceEnvironment(search.traces[0]!)).toBe('production');
+    const { spanSet: _only, ...newer } = search.traces[0]!;
+    expect(traceEnvironment(newer)).toBe('production'); // spanSets alone, as newer Tempo answers
   });
 });

@@ -3,11 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import {
+  LOKI_PARSE_ERROR,
   MATRIX,
   MonitorStorePeer,
+  PROM_PARSE_ERROR,
   SEARCH,
   STREAMS,
+  TEMPO_PARSE_ERROR,
   TRACE_BATCHES,
+  TRACE_ID,
   monitorEnv,
 } from '../peers/monitor-peers.js';
 import { HttpPeer, sendJson } from '../peers/http-peer.js';
@@ -64,10 +68,44 @@ describe('monitoring proxy', () => {
     expect(traces.json()).toEqual(SEARCH);
     expect(store.requests.at(-1)!.query.get('limit')).toBe('20');
     expect(store.requests.at(-1)!.headers.authorization).toBe(basic('traces-user'));
-    expect((await get('/monitor/traces/ABC123')).json()).toEqual(TRACE_BATCHES);
-    store.traceBody = { resourceSpans: TRACE_BATCHES.batches };
-    expect((await get('/monitor/traces/abc123')).json()).toEqual(TRACE_BATCHES);
+    expect((await get(`/monitor/traces/${TRACE_ID.toUpperCase()}`)).json()).toEqual(TRACE_BATCHES);
+    store.traceBody = { trace: { resourceSpans: TRACE_BATCHES.batches } }; // Tempo's v2 form
+    expect((await get(`/monitor/traces/${TRACE_ID}`)).json()).toEqual(TRACE_BATCHES);
     store.traceBody = TRACE_BATCHES;
+    // a trace the store does not hold: Tempo's 404 becomes trace_not_found, not an outage
+    const missing = await get('/monitor/traces/0123456789abcdef0123456789abcdef');
+    expect([missing.statusCode, missing.json().error.code]).toEqual([404, 'trace_not_found']);
+  });
+
+  it('shows each store’s own reason for a query it refuses (Prometheus JSON, Loki and Tempo text) as bad_query', async () => {
+    store.modes.set('*', 'bad-query');
+    try {
+      const prom = await post('/monitor/metrics/batch', { queries: [{ id: 'p', query: 'sum(up' }] });
+      const loki = await post('/monitor/log-metrics/batch', { queries: [q('l')] });
+      const logs = await post('/monitor/logs/batch', { queries: [{ id: 'g', query: '{a="b"} | bad' }] });
+      const tempo = await post('/monitor/traces/batch', { queries: [{ id: 't', q: '{ .a = b }' }] });
+      expect(prom.json().results[0].error).toEqual({
+        code: 'bad_query',
+        message: `the store refused the query: bad_data: ${PROM_PARSE_ERROR.error}`,
+      });
+      for (const r of [loki, logs])
+        expect(r.json().results[0].error).toEqual({
+          code: 'bad_query',
+          message: `the store refused the query: ${LOKI_PARSE_ERROR}`,
+        });
+      expect(tempo.json().results[0].error).toEqual({
+        code: 'bad_query',
+        message: `the store refused the query: ${TEMPO_PARSE_ERROR}`,
+      });
+      const single = await get(`/monitor/logs?query=${encodeURIComponent('{a="b"} | bad')}&start=1&end=2`);
+      expect([single.statusCode, single.json().error.code]).toEqual([422, 'bad_query']);
+      store.modes.set('*', 'unauthorized');
+      const denied = await post('/monitor/metrics/batch', { queries: [{ id: 'p', query: 'up' }] });
+      expect(denied.json().results[0].error.code).toBe('upstream_error');
+      expect(denied.json().results[0].error.message).toMatch(/refused the credentials \(HTTP 401\)/);
+    } finally {
+      store.modes.clear();
+    }
   });
 
   it('answers a batch of 12 in about one upstream latency: 10 ok, 1 error, 1 stale', async () => {
@@ -164,8 +202,13 @@ describe('monitoring proxy', () => {
     const b = (await get('/monitor/panels?range=7d&env=production')).json();
     expect(a.refresh_interval_seconds).toBe(60);
     const tabs = new Set(a.panels.map((p: { tab: string }) => p.tab));
-    expect([...tabs].sort()).toEqual(['logs', 'operations', 'traces']);
-    expect(a.panels.some((p: { datasource: string }) => p.datasource === 'metrics')).toBe(false);
+    expect([...tabs].sort()).toEqual(['logs', 'metrics', 'operations', 'traces']);
+    // spec (dashboard 7): the Operations, Logs and Traces tabs never read the metrics store; the
+    // Metrics tab reads only it, in unix seconds
+    for (const p of a.panels as { tab: string; datasource: string; query: { start: string } }[]) {
+      expect(p.datasource === 'metrics').toBe(p.tab === 'metrics');
+      if (p.tab === 'metrics') expect(p.query.start).toMatch(/^\d{10}$/);
+    }
     for (const p of b.panels) {
       const expr = p.query.query ?? p.query.q;
       expect(expr).toContain('production');
@@ -211,13 +254,9 @@ describe('monitoring proxy without credentials', () => {
     expect((await t.app.inject({ url: '/monitor/panels', headers: admin })).statusCode).toBe(200);
   });
 
-  it('treats a datasource whose host is not allow-listed as not configured', async () => {
+  it('treats a store whose user is set without MONITOR_API_KEY as not configured', async () => {
     const t2 = await buildTestApp({
-      env: {
-        ...monitorEnv('http://127.0.0.1:1'),
-        MONITOR_URL: 'https://monitor.example.test',
-        MONITOR_LOGS_URL: 'http://127.0.0.1:1',
-      },
+      env: { MONITOR_LOGS_URL: 'http://127.0.0.1:1', MONITOR_LOGS_USER: 'logs-user' },
     });
     try {
       const a = (await t2.login('admin')).headers;
@@ -227,8 +266,95 @@ describe('monitoring proxy without credentials', () => {
         headers: a,
         payload: { queries: [q('x')] },
       });
-      expect(res.statusCode).toBe(503);
+      expect([res.statusCode, res.json().error.code]).toEqual([503, 'not_configured']);
     } finally {
+      await t2.close();
+    }
+  });
+});
+
+describe('stores without auth, on their own hosts, behind route prefixes', () => {
+  const store = new MonitorStorePeer();
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    await store.start();
+    // no MONITOR_URL, no MONITOR_ALLOWED_HOSTS: each store URL's own host is allowed because the
+    // admin wrote it; the metrics store has no user (no auth), the log store has Basic auth, the
+    // trace store has a user but the key is shared: MONITOR_API_KEY goes only where a user is set
+    t = await buildTestApp({
+      env: {
+        MONITOR_METRICS_URL: `${store.url}/prom/`,
+        MONITOR_LOGS_URL: `${store.url}/logs`,
+        MONITOR_LOGS_USER: 'logs-user',
+        MONITOR_TRACES_URL: `${store.url.replace('127.0.0.1', 'localhost')}/tempo`,
+        MONITOR_API_KEY: 'secret-api-key-123',
+        MONITOR_TIMEOUT_MS: '1500',
+      },
+    });
+    admin = (await t.login('admin')).headers;
+  });
+  afterAll(async () => {
+    await t.close();
+    await store.stop();
+  });
+
+  it('sends no Authorization header to a store without a user, Basic auth to a store with one', async () => {
+    const metrics = await t.app.inject({
+      method: 'POST',
+      url: '/monitor/metrics/batch',
+      headers: admin,
+      payload: { queries: [{ id: 'up', query: 'up' }] },
+    });
+    expect(metrics.json().results[0]).toMatchObject({ status: 'ok', data: MATRIX });
+    const promReq = store.requests.at(-1)!;
+    expect(promReq.path).toBe('/prom/api/v1/query_range');
+    expect(promReq.headers.authorization).toBeUndefined();
+    // no step, start or end given: about 250 points over the last hour
+    expect(Number(promReq.query.get('step'))).toBe(15);
+
+    const logs = await t.app.inject({
+      method: 'POST',
+      url: '/monitor/logs/batch',
+      headers: admin,
+      payload: { queries: [{ id: 'l', query: '{service_name="article-intel"}' }] },
+    });
+    expect(logs.json().results[0]).toMatchObject({ status: 'ok', data: STREAMS });
+    expect(store.requests.at(-1)).toMatchObject({
+      path: '/logs/loki/api/v1/query_range',
+      headers: { authorization: basic('logs-user') },
+    });
+
+    const traces = await t.app.inject({
+      method: 'POST',
+      url: '/monitor/traces/batch',
+      headers: admin,
+      payload: { queries: [{ id: 't', q: '{ name = "scraper.run" }' }] },
+    });
+    expect(traces.json().results[0]).toMatchObject({ status: 'ok', data: SEARCH });
+    const tempoReq = store.requests.at(-1)!;
+    expect(tempoReq.path).toBe('/tempo/api/search');
+    expect(tempoReq.headers.host).toMatch(/^localhost:/);
+    expect(tempoReq.headers.authorization).toBeUndefined();
+  });
+
+  it('hints at the route prefix when a store answers 404 (a prefix left out of the store URL)', async () => {
+    store.requirePrefix = '/prom'; // as Prometheus run with --web.route-prefix=/prom
+    const t2 = await buildTestApp({ env: { MONITOR_METRICS_URL: store.url } });
+    try {
+      const a = (await t2.login('admin')).headers;
+      const r = await t2.app.inject({
+        method: 'POST',
+        url: '/monitor/metrics/batch',
+        headers: a,
+        payload: { queries: [{ id: 'up', query: 'up' }] },
+      });
+      expect(r.json().results[0].error).toEqual({
+        code: 'upstream_error',
+        message: expect.stringMatching(/HTTP 404: check the route prefix in the store URL/),
+      });
+    } finally {
+      store.requirePrefix = '';
       await t2.close();
     }
   });

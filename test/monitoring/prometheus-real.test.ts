@@ -1,83 +1,34 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeItem, rssFeed, seedPipeline, startFeedServer } from '../helpers/pipeline-factories.js';
 import type { HttpPeer } from '../peers/http-peer.js';
+import { PrometheusProcess, freePort, prometheusAvailable, until } from './prometheus-process.js';
 
 /**
  * Against Debian's real Prometheus (apt-get install prometheus; .ci/run installs it), run from its
- * own binary with a config and storage under a temporary directory, Basic auth on: the service's
- * GET /metrics is scraped, and the monitoring proxy reads it back, explains a bad query in
+ * own binary with a config and storage under a temporary directory, Basic auth on and a route prefix
+ * (`--web.route-prefix=/prom`): the service's GET /metrics is scraped, and the monitoring proxy reads
+ * it back through `MONITOR_METRICS_URL=http://127.0.0.1:<port>/prom`, explains a bad query in
  * Prometheus' words, fills in a missing step, and shows an outage and the recovery.
  */
-const PROMETHEUS = '/usr/bin/prometheus';
 const USER = 'prom';
 const KEY = 'prom-test-key';
 // bcrypt of KEY (Prometheus' web config stores only the hash)
 const KEY_BCRYPT = '$2b$12$r1MN66M1gejD1IVXwesMvu1gqRFQmFK2RrtDMV6R5Ea17C7USQ7kG';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function until<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`timed out: ${what}`);
-}
-
-describe.runIf(existsSync(PROMETHEUS) || process.env.CI)('against a real Prometheus', () => {
+describe.runIf(prometheusAvailable())('against a real Prometheus (Basic auth, route prefix /prom)', () => {
   let dir: string;
-  let promPort: number;
-  let prometheus: ChildProcess | undefined;
-  let promLog = '';
+  let prometheus: PrometheusProcess;
   let t: TestApp;
   let admin: { headers: Record<string, string> };
   let feeds: HttpPeer;
   let serviceUrl: string;
 
-  const startPrometheus = async () => {
-    prometheus = spawn(
-      PROMETHEUS,
-      [
-        `--config.file=${join(dir, 'prometheus.yml')}`,
-        `--web.config.file=${join(dir, 'web.yml')}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    prometheus.stderr!.on('data', (c: Buffer) => (promLog = (promLog + c.toString()).slice(-4000)));
-    const auth = `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`;
-    await until(
-      async () => {
-        const r = await fetch(`http://127.0.0.1:${promPort}/-/ready`, { headers: { authorization: auth } });
-        return r.ok ? true : undefined;
-      },
-      30_000,
-      `Prometheus ready (${promLog})`,
-    );
-  };
-  const stopPrometheus = async () => {
-    const p = prometheus;
-    prometheus = undefined;
-    if (!p || p.exitCode !== null) return;
-    const exited = new Promise((resolve) => p.once('exit', resolve));
-    p.kill('SIGTERM');
-    await exited;
-  };
+  const startPrometheus = () => prometheus.start();
+  const stopPrometheus = () => prometheus.stop();
 
   const batch = async (queries: Record<string, unknown>[]) => {
     const r = await t.app.inject({
@@ -92,13 +43,19 @@ describe.runIf(existsSync(PROMETHEUS) || process.env.CI)('against a real Prometh
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
-    promPort = await freePort();
-    const promUrl = `http://127.0.0.1:${promPort}`;
+    const promPort = await freePort();
+    prometheus = new PrometheusProcess({
+      dir,
+      port: promPort,
+      webConfig: true,
+      routePrefix: '/prom',
+      authorization: `Basic ${Buffer.from(`${USER}:${KEY}`).toString('base64')}`,
+    });
     t = await buildTestApp({
       env: {
         METRICS_COLLECTOR: 'true',
-        MONITOR_URL: promUrl,
-        MONITOR_METRICS_URL: promUrl,
+        // the route prefix belongs in the store URL; no MONITOR_URL needed
+        MONITOR_METRICS_URL: prometheus.url,
         MONITOR_METRICS_USER: USER,
         MONITOR_API_KEY: KEY,
         FETCH_ALLOWED_HOSTS: '127.0.0.1',

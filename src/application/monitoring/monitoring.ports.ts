@@ -15,6 +15,8 @@ export class UpstreamError extends Error {
     message: string,
     /** what was received, for the server-side log only */
     readonly detail?: string,
+    /** the store's HTTP status, when it answered one */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -27,7 +29,10 @@ export interface MonitorAnswer {
   text: string;
 }
 
-/** The three hosted stores, reached with per-datasource Basic auth through fixed paths. */
+/**
+ * The three stores, reached through fixed paths, each with its own Basic auth or without auth when
+ * it has no user (a self-hosted store).
+ */
 export interface MonitorUpstream {
   configured(ds: DatasourceId): boolean;
   /** GET a fixed upstream path with the given query parameters; resolves with the parsed JSON */

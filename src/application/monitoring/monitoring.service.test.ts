@@ -16,8 +16,12 @@ describe('range defaults', () => {
   it('fills start, end and a step of about 250 points only where they are missing', () => {
     const q = withRangeDefaults('metrics', { query: 'up' }, now);
     expect(q).toMatchObject({ start: '2026-11-24T11:00:00.000Z', end: '2026-11-24T12:00:00.000Z', step: 15 });
+    // a picked step (346 s) does not divide the day: start moves back so the last point is `end`
     const day = withRangeDefaults('metrics', { query: 'up', start: nowS - 86_400, end: nowS }, now);
-    expect(day).toMatchObject({ start: nowS - 86_400, end: nowS, step: Math.ceil(86_400 / 250) });
+    expect(day).toMatchObject({ start: '2026-11-23T11:58:20.000Z', end: nowS, step: 346 });
+    expect(
+      withRangeDefaults('metrics', { query: 'up', start: nowS - 86_400, end: nowS, step: 300 }, now).start,
+    ).toBe(nowS - 86_400);
     expect(withRangeDefaults('metrics', { query: 'up', step: '1m' }, now).step).toBe('1m');
     expect(withRangeDefaults('logs', { query: '{job="x"}' }, now).step).toBeUndefined();
     expect(withRangeDefaults('traces', { q: '{}' }, now)).toMatchObject({ start: nowS - 3600, end: nowS });

@@ -1,4 +1,4 @@
-import { AppError, invalid, notConfigured } from '../../domain/errors.js';
+import { AppError, invalid, notConfigured, notFound } from '../../domain/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import {
   UpstreamError,
@@ -66,7 +66,8 @@ export function toUnixSeconds(v: string | number | undefined): number | null {
 /**
  * A range query without `end`, `start` or `step` gets them: now, an hour before `end`, and a step that
  * gives about 250 points, so a batch that names only its query still answers (Prometheus and Loki
- * refuse a range query without them). Traces take unix seconds, the other stores RFC 3339.
+ * refuse a range query without them); with a picked step, the points end at `end`. Traces take unix
+ * seconds, the other stores RFC 3339.
  */
 export function withRangeDefaults(kind: BatchKind, q: MonitorQuery, now: Date): MonitorQuery {
   const end = toUnixSeconds(q.end) ?? now.getTime() / 1000;
@@ -79,8 +80,14 @@ export function withRangeDefaults(kind: BatchKind, q: MonitorQuery, now: Date): 
     end: toUnixSeconds(q.end) === null ? time(end) : q.end,
   };
   const ranged = kind === 'metrics' || kind === 'log-metrics';
-  if (ranged && (q.step === undefined || q.step === '') && end > start)
-    out.step = Math.max(1, Math.ceil((end - start) / DEFAULT_POINTS));
+  if (ranged && (q.step === undefined || q.step === '') && end > start) {
+    const step = Math.max(1, Math.ceil((end - start) / DEFAULT_POINTS));
+    out.step = step;
+    // the store evaluates at start, start + step, …: start moves back (by less than a step) so that
+    // the last point is `end` itself and the newest data is on the chart, not up to a step behind
+    const aligned = end - Math.ceil((end - start) / step) * step;
+    if (aligned !== start) out.start = time(aligned);
+  }
   return out;
 }
 
@@ -167,6 +174,8 @@ export class MonitoringService {
     try {
       return normalizeTrace((await this.upstream.get('traces', `/api/traces/${id.toLowerCase()}`, {})).body);
     } catch (e) {
+      // the trace store answers 404 for an id it does not hold (expired, or not ingested yet)
+      if (e instanceof UpstreamError && e.status === 404) throw notFound('trace', 'trace_not_found');
       throw this.asHttpError(this.logged('traces', e));
     }
   }

@@ -1,7 +1,9 @@
 /**
- * Every dashboard query, built from the global filters in one place. Logs are pino JSON lines
- * shipped over OTLP (docs/decisions.md "Log events"): the stream labels are `service_name` and
- * `deployment_environment` (the OTLP resource attributes, as the log store's OTLP ingest names them).
+ * Every dashboard query, built from the global filters in one place. The Metrics tab reads the
+ * metrics store (the service's GET /metrics, scraped); the other tabs read the log and trace
+ * stores. Logs are pino JSON lines shipped over OTLP (docs/decisions.md "Log events"): the stream
+ * labels are `service_name` and `deployment_environment` (the OTLP resource attributes, as the log
+ * store's OTLP ingest names them).
  */
 export const TIME_RANGES = ['6h', '24h', '3d', '7d'] as const;
 export const ENVIRONMENTS = ['all', 'local', 'production'] as const;
@@ -22,10 +24,10 @@ export interface PanelQuery {
 
 export interface Panel {
   id: string;
-  tab: 'operations' | 'logs' | 'traces';
+  tab: 'operations' | 'logs' | 'traces' | 'metrics';
   title: string;
   kind: 'stat' | 'timeseries' | 'logs' | 'traces';
-  datasource: 'log-metrics' | 'logs' | 'traces';
+  datasource: 'log-metrics' | 'logs' | 'traces' | 'metrics';
   unit?: string;
   level?: 'error' | 'warn' | 'info';
   query: PanelQuery;
@@ -53,6 +55,16 @@ export function buildPanels(range: TimeRange, env: Environment, now: Date, servi
   const w = `[${r.step}]`;
   const whole = `[${range}]`;
   const metric = (id: string, query: string, step = r.step) => ({ id, query, start, end, step });
+  // the metrics store (Prometheus API) takes unix seconds; its series carry the scrape job's labels,
+  // so the environment is the `deployment_environment` label the README's scrape config adds
+  const promSel = env === 'all' ? '' : `{deployment_environment="${env}"}`;
+  const prom = (id: string, query: string) => ({
+    id,
+    query,
+    start: String(startS),
+    end: String(endS),
+    step: r.step,
+  });
   const logsOf = (id: string, level: string) => ({
     id,
     query: `${sel} | json | level="${level}"`,
@@ -240,6 +252,44 @@ export function buildPanels(range: TimeRange, env: Environment, now: Date, servi
       query: metric(
         'traces-errors',
         `sum(count_over_time(${sel} | json | event=~"(article\\\\..*\\\\.failed|pipeline\\\\.handler\\\\.failed|scraper\\\\.run\\\\.failed)" ${w}))`,
+      ),
+    },
+    // Metrics: the service's own /metrics as the metrics store scraped it (a tab of its own: the
+    // Operations, Logs and Traces tabs read only the log and trace stores, spec: dashboard 7)
+    {
+      id: 'met-articles',
+      tab: 'metrics',
+      title: 'Articles through the pipeline, by stage',
+      kind: 'timeseries',
+      datasource: 'metrics',
+      query: prom('met-articles', `sum by (stage) (increase(pipeline_articles_total${promSel}${w}))`),
+    },
+    {
+      id: 'met-runs',
+      tab: 'metrics',
+      title: 'Scraper runs, by status',
+      kind: 'timeseries',
+      datasource: 'metrics',
+      query: prom('met-runs', `sum by (status) (increase(scraper_runs_total${promSel}${w}))`),
+    },
+    {
+      id: 'met-failures',
+      tab: 'metrics',
+      title: 'Pipeline failures, by stage',
+      kind: 'timeseries',
+      datasource: 'metrics',
+      query: prom('met-failures', `sum by (stage) (increase(pipeline_failures_total${promSel}${w}))`),
+    },
+    {
+      id: 'met-run-duration',
+      tab: 'metrics',
+      title: 'Run duration (p95)',
+      kind: 'timeseries',
+      datasource: 'metrics',
+      unit: 's',
+      query: prom(
+        'met-run-duration',
+        `histogram_quantile(0.95, sum by (le) (rate(scraper_run_duration_seconds_bucket${promSel}${w})))`,
       ),
     },
   ];

@@ -156,9 +156,9 @@ export const monitorRoutes =
         schema: {
           tags,
           ...sec,
-          summary: 'One trace, normalized to batches',
+          summary: 'One trace, normalized to batches (404 trace_not_found when the store has no such trace)',
           params: Obj({ id: Type.String({ pattern: '^[0-9a-fA-F]{1,32}$' }) }),
-          response: single,
+          response: { ...single, ...errors(404) },
         },
       },
       async (req) => m.trace(req.params.id),

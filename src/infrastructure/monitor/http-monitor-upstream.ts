@@ -5,6 +5,7 @@ import {
   type MonitorUpstream,
 } from '../../application/monitoring/monitoring.ports.js';
 import { scrubSecrets } from '../logging/scrub.js';
+import { displayUrl, storeAuth, type StoreVars } from './store-auth.js';
 
 export interface DatasourceConfig {
   url: string | undefined;
@@ -14,7 +15,10 @@ export interface DatasourceConfig {
 export interface MonitorUpstreamOptions {
   apiKey: string | undefined;
   datasources: Record<DatasourceId, DatasourceConfig>;
-  /** host[:port] entries allowed as outbound targets (MONITOR_URL's host + MONITOR_ALLOWED_HOSTS) */
+  /**
+   * host[:port] entries allowed as outbound targets besides each store URL's own host, which the
+   * admin wrote in the env and is always allowed (MONITOR_URL's host + MONITOR_ALLOWED_HOSTS)
+   */
   allowedHosts: string[];
   timeoutMs: number;
   maxBytes?: number;
@@ -23,8 +27,20 @@ export interface MonitorUpstreamOptions {
 
 interface Ready {
   base: URL;
-  auth: string;
+  /** undefined: the store is used without auth */
+  auth: string | undefined;
 }
+
+/** What the start-up line says of a store. */
+export type StoreStatus =
+  | { datasource: DatasourceId; configured: true; url: string; how: string }
+  | { datasource: DatasourceId; configured: false; why: string };
+
+export const STORE_VARS: Record<DatasourceId, StoreVars> = {
+  metrics: { url: 'MONITOR_METRICS_URL', user: 'MONITOR_METRICS_USER' },
+  logs: { url: 'MONITOR_LOGS_URL', user: 'MONITOR_LOGS_USER' },
+  traces: { url: 'MONITOR_TRACES_URL', user: 'MONITOR_TRACES_USER' },
+};
 
 /** A small semaphore: at most `limit` calls in flight per datasource. */
 class Limiter {
@@ -44,35 +60,46 @@ class Limiter {
 }
 
 /**
- * HTTP client of the hosted stores. Each datasource is configured only with its URL, its user and
- * MONITOR_API_KEY, and only when its host is allow-listed; requests carry Basic auth, follow no
- * redirect, time out, and stop reading past a size limit. Errors never carry the URL or the key.
+ * HTTP client of the stores. A store is used when its URL is set: with Basic auth when its user and
+ * MONITOR_API_KEY are set, without an Authorization header when it has no user (store-auth.ts). The
+ * store URL's own host is the allowed target (with MONITOR_URL's host and MONITOR_ALLOWED_HOSTS);
+ * requests go only to that URL plus a fixed API path, follow no redirect, time out, and stop reading
+ * past a size limit. Errors never carry the URL or the key.
  */
 export class HttpMonitorUpstream implements MonitorUpstream {
   private readonly ready = new Map<DatasourceId, Ready>();
   private readonly limiters = new Map<DatasourceId, Limiter>();
-  readonly refused: DatasourceId[] = [];
+  /** one entry per store, for the start-up log */
+  readonly status: StoreStatus[] = [];
 
   constructor(private readonly opts: MonitorUpstreamOptions) {
     for (const ds of ['metrics', 'logs', 'traces'] as const) {
       const c = opts.datasources[ds];
-      if (!c.url || !c.user || !opts.apiKey) continue;
-      const base = new URL(c.url);
-      if (!this.allowed(base)) {
-        this.refused.push(ds);
+      const auth = storeAuth(STORE_VARS[ds], c.url, c.user, opts.apiKey);
+      if (!auth.use) {
+        this.status.push({ datasource: ds, configured: false, why: auth.why });
         continue;
       }
-      this.ready.set(ds, {
-        base,
-        auth: `Basic ${Buffer.from(`${c.user}:${opts.apiKey}`).toString('base64')}`,
-      });
+      const base = URL.canParse(c.url!) ? new URL(c.url!) : null;
+      if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
+        this.status.push({
+          datasource: ds,
+          configured: false,
+          why: `${STORE_VARS[ds].url} is not an http(s) URL`,
+        });
+        continue;
+      }
+      this.ready.set(ds, { base, auth: auth.authorization });
+      this.status.push({ datasource: ds, configured: true, url: displayUrl(c.url!), how: auth.how });
       // a dashboard tab holds up to ~16 panels: one batch must not queue behind itself
       this.limiters.set(ds, new Limiter(opts.concurrency ?? 16));
     }
   }
 
-  private allowed(u: URL): boolean {
+  /** The store's own host (configured by the admin), MONITOR_URL's host and MONITOR_ALLOWED_HOSTS. */
+  private allowed(u: URL, base: URL): boolean {
     if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
+    if (u.protocol === base.protocol && u.host.toLowerCase() === base.host.toLowerCase()) return true;
     return this.opts.allowedHosts.some(
       (h) => h.toLowerCase() === u.host.toLowerCase() || h.toLowerCase() === u.hostname.toLowerCase(),
     );
@@ -95,15 +122,16 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     url.search = '';
     for (const [k, v] of Object.entries(params))
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    if (!this.allowed(url)) throw new UpstreamError('upstream_error', 'the data source host is not allowed');
+    if (!this.allowed(url, r.base))
+      throw new UpstreamError('upstream_error', 'the data source host is not allowed');
     return this.limiters.get(ds)!.run(() => this.call(url, r.auth));
   }
 
-  private async call(url: URL, auth: string): Promise<MonitorAnswer> {
+  private async call(url: URL, auth: string | undefined): Promise<MonitorAnswer> {
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { authorization: auth, accept: 'application/json' },
+        headers: { ...(auth ? { authorization: auth } : {}), accept: 'application/json' },
         redirect: 'manual',
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
@@ -130,8 +158,9 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     if (!res.ok)
       throw new UpstreamError(
         'upstream_error',
-        `the data source answered HTTP ${res.status}`,
+        statusMessage(res.status, auth),
         this.snippet(text, auth),
+        res.status,
       );
     try {
       return { body: JSON.parse(text) as unknown, text };
@@ -148,8 +177,10 @@ export class HttpMonitorUpstream implements MonitorUpstream {
    * The start of an upstream answer for the server-side log, without credentials: an upstream that
    * echoes the request (its headers, our Basic auth) must not put them into the log store.
    */
-  private snippet(text: string, auth: string): string {
-    const known = [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? ''];
+  private snippet(text: string, auth: string | undefined): string {
+    const known = auth
+      ? [auth, auth.replace(/^Basic /, ''), this.opts.apiKey ?? '']
+      : [this.opts.apiKey ?? ''];
     return scrubSecrets(text.slice(0, 2000), known).slice(0, 500);
   }
 
@@ -179,6 +210,20 @@ export class HttpMonitorUpstream implements MonitorUpstream {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+/**
+ * What an HTTP error of a store most likely means for the admin: wrong credentials, a missing auth,
+ * or a store URL without its route prefix. No URL, no credentials.
+ */
+function statusMessage(status: number, auth: string | undefined): string {
+  if (status === 401 || status === 403)
+    return auth
+      ? `the data source refused the credentials (HTTP ${status}): check the store's user and MONITOR_API_KEY`
+      : `the data source asks for credentials (HTTP ${status}): set the store's user and MONITOR_API_KEY`;
+  if (status === 404)
+    return 'the data source answered HTTP 404: check the route prefix in the store URL (the address a Grafana data source would use)';
+  return `the data source answered HTTP ${status}`;
 }
 
 const REFUSAL_MAX = 300;

@@ -21,6 +21,7 @@ import { createPrometheusReader } from './prometheus-metrics.js';
 import {
   signalUrl,
   tracingConfigured,
+  otlpAuth,
   type Telemetry,
   type TelemetryConfig,
   type TelemetryOptions,
@@ -91,9 +92,14 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
   };
 }
 
-/** The OTLP/HTTP exporters of the three signals, with Basic auth MONITOR_OTLP_USER:MONITOR_API_KEY. */
+/**
+ * The OTLP/HTTP exporters of the three signals, with Basic auth MONITOR_OTLP_USER:MONITOR_API_KEY,
+ * or without an Authorization header for an ingest without auth (an endpoint alone).
+ */
 function otlpExporters(c: TelemetryConfig, reporter: ExportFailureReporter, opts: TelemetryOptions) {
-  const headers = { Authorization: `Basic ${Buffer.from(`${c.otlpUser}:${c.apiKey}`).toString('base64')}` };
+  const auth = otlpAuth(c);
+  const headers: Record<string, string> =
+    auth.use && auth.authorization ? { Authorization: auth.authorization } : {};
   const timeoutMillis = opts.exportTimeoutMs ?? 10_000;
   const spanProcessor = new DropOldestBatchSpanProcessor(
     new ReportingSpanExporter(

@@ -3,6 +3,7 @@ import type { PipelineMetrics } from '../../application/pipeline/pipeline.ports.
 import type { DropOldestBatchSpanProcessor, DropOldestOptions } from './drop-oldest-span-processor.js';
 import type { ExportFailureReporter } from './export-failures.js';
 import type { TraceScope } from './span-wrappers.js';
+import { storeAuth, type StoreAuth } from '../monitor/store-auth.js';
 
 export interface TelemetryConfig {
   serviceName: string;
@@ -35,8 +36,16 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-export const tracingConfigured = (c: TelemetryConfig): boolean =>
-  Boolean(c.otlpEndpoint && c.otlpUser && c.apiKey);
+export const OTLP_VARS = { url: 'MONITOR_OTLP_ENDPOINT', user: 'MONITOR_OTLP_USER' };
+
+/**
+ * The ingest follows the stores' rule (store-auth.ts): an endpoint alone is pushed to without auth,
+ * with MONITOR_OTLP_USER and MONITOR_API_KEY with Basic auth; a user without the key turns it off.
+ */
+export const otlpAuth = (c: TelemetryConfig): StoreAuth =>
+  storeAuth(OTLP_VARS, c.otlpEndpoint, c.otlpUser, c.apiKey);
+
+export const tracingConfigured = (c: TelemetryConfig): boolean => otlpAuth(c).use;
 
 /** `<endpoint>/v1/<signal>` unless the endpoint already names the signal's path. */
 export function signalUrl(endpoint: string, signal: 'traces' | 'logs' | 'metrics'): string {

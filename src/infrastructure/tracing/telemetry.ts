@@ -1,7 +1,8 @@
 /**
- * Traces, logs and metrics over OTLP/HTTP (protobuf), with Basic auth MONITOR_OTLP_USER:
- * MONITOR_API_KEY, only when MONITOR_OTLP_USER, MONITOR_API_KEY and MONITOR_OTLP_ENDPOINT are all
- * set; the metrics also at GET /metrics when METRICS_COLLECTOR is on. With neither, nothing is
+ * Traces, logs and metrics over OTLP/HTTP (protobuf) when MONITOR_OTLP_ENDPOINT is set: with Basic
+ * auth MONITOR_OTLP_USER:MONITOR_API_KEY when both are set, without auth when neither is (a user
+ * without the key turns it off; store-auth.ts); the metrics also at GET /metrics when
+ * METRICS_COLLECTOR is on. With neither, nothing is
  * created and nothing about tracing is logged (spec: tracing 1-3), and the
  * OpenTelemetry SDK and exporters (otlp-telemetry.ts) are not even loaded: a process without tracing
  * does not pay their memory (docs/decisions.md, "Idle memory").

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import './monitoring.css';
 import { useDashboard } from './model/use-dashboard';
@@ -6,10 +6,11 @@ import type { Environment, TabId, TimeRange } from './model/types';
 import { PanelCard } from './components/panel-card';
 import { SetupCard } from './components/setup-card';
 import { SERVICE_DAYS, ServiceTab } from './components/service-tab';
+import { MetricsExplore } from './components/metrics-explore';
 import { useMonT } from './i18n/use-mon-t';
 
 type PageTab = TabId | 'service';
-const TABS: PageTab[] = ['operations', 'logs', 'traces', 'service'];
+const TABS: PageTab[] = ['operations', 'logs', 'traces', 'metrics', 'service'];
 const RANGES: TimeRange[] = ['6h', '24h', '3d', '7d'];
 const ENVS: Environment[] = ['all', 'local', 'production'];
 /** the refresh picker: off, 30 s, 1 min, 5 min (seconds; 0 = off) */
@@ -23,9 +24,10 @@ function readInterval(v: string | null): number {
 }
 
 /**
- * The admin monitoring dashboard: three tabs of panels read through the backend's /monitor proxy,
- * one global filter for all of them, refreshed on the chosen interval (`?interval=` seconds), and a
- * built-in Service tab from the service's own database.
+ * The admin monitoring dashboard: four tabs of panels read through the backend's /monitor proxy
+ * (Operations, Logs and Traces from the log and trace stores, Metrics from the metrics store with a
+ * query box), one global filter for all of them, refreshed on the chosen interval (`?interval=`
+ * seconds), and a built-in Service tab from the service's own database.
  */
 export default function MonitoringPage() {
   const { t } = useMonT();
@@ -147,13 +149,22 @@ export default function MonitoringPage() {
         ))}
       </div>
       <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="mon-grid">
-        {tab === 'service' ? <ServiceTab days={days} intervalSeconds={interval} /> : <DashboardTab d={d} />}
+        {tab === 'service' ? (
+          <ServiceTab days={days} intervalSeconds={interval} />
+        ) : (
+          <DashboardTab
+            d={d}
+            explore={
+              tab === 'metrics' ? <MetricsExplore range={range} intervalSeconds={interval} /> : undefined
+            }
+          />
+        )}
       </div>
     </section>
   );
 }
 
-function DashboardTab({ d }: { d: ReturnType<typeof useDashboard> }) {
+function DashboardTab({ d, explore }: { d: ReturnType<typeof useDashboard>; explore?: ReactNode }) {
   const { t } = useMonT();
   const unconfigured = d.panels.filter((p) => d.states[p.id]?.status === 'not-configured');
   return (
@@ -169,6 +180,7 @@ function DashboardTab({ d }: { d: ReturnType<typeof useDashboard> }) {
         </p>
       )}
       {unconfigured.length > 0 && <SetupCard stores={d.stores} panels={d.catalog?.panels ?? []} />}
+      {explore}
       {/* the card explains once; each waiting panel only names the store it needs (spec: a placeholder per panel) */}
       {d.panels.map((p) => (
         <PanelCard

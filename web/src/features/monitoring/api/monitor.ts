@@ -26,18 +26,33 @@ export const getTrace = (traceId: string, signal?: AbortSignal) =>
 
 /**
  * A panel's own refresh: exactly one GET. Log panels (also aggregates, which the log store answers
- * as a matrix) use /monitor/logs, trace panels /monitor/traces. The staleness headers are read too.
+ * as a matrix) use /monitor/logs, trace panels /monitor/traces, metrics panels /monitor/metrics.
+ * The staleness headers are read too.
  */
 export async function getPanelData(
   panel: PanelDef,
   signal?: AbortSignal,
 ): Promise<{ data: unknown; stale: boolean; fetchedAt: number }> {
   const q = panel.query;
-  const path = panel.datasource === 'traces' ? '/monitor/traces' : '/monitor/logs';
+  const path =
+    panel.datasource === 'traces'
+      ? '/monitor/traces'
+      : panel.datasource === 'metrics'
+        ? '/monitor/metrics'
+        : '/monitor/logs';
   const query =
     panel.datasource === 'traces'
       ? { q: q.q ?? q.query, start: q.start, end: q.end, limit: q.limit, minDuration: q.minDuration }
-      : { query: q.query, start: q.start, end: q.end, limit: q.limit, direction: q.direction, step: q.step };
+      : panel.datasource === 'metrics'
+        ? { query: q.query, start: q.start, end: q.end, step: q.step }
+        : {
+            query: q.query,
+            start: q.start,
+            end: q.end,
+            limit: q.limit,
+            direction: q.direction,
+            step: q.step,
+          };
   const res = await fetch(`/api/proxy${path}${buildQuery(query)}`, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',

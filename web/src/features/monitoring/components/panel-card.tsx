@@ -155,7 +155,9 @@ function PanelBody({ panel, state, now }: { panel: PanelDef; state: PanelState; 
       }
       if (panel.kind === 'timeseries') {
         const series = readMatrix(state.data);
-        return series.length ? (
+        // a series of NaN only (a quantile of no observations) draws nothing: say so
+        const drawable = series.some((s) => s.values.some(([, v]) => Number.isFinite(Number(v))));
+        return drawable ? (
           <TimeseriesChart series={series} unit={unit} window={state.window} />
         ) : (
           <p className="state state-empty">{t('mon.noData')}</p>

@@ -7,6 +7,7 @@ import { useMonT } from '../i18n/use-mon-t';
 const STORE_VARS: Record<Store, { url: string; user: string }> = {
   logs: { url: 'MONITOR_LOGS_URL', user: 'MONITOR_LOGS_USER' },
   traces: { url: 'MONITOR_TRACES_URL', user: 'MONITOR_TRACES_USER' },
+  metrics: { url: 'MONITOR_METRICS_URL', user: 'MONITOR_METRICS_USER' },
 };
 
 /**
@@ -29,15 +30,15 @@ export function SetupCard({ stores, panels }: { stores: StoreStatus; panels: Pan
       <h3>{t('mon.setup.common')}</h3>
       <dl className="mon-setup-vars">
         <dt>
-          <code>MONITOR_URL</code>
-        </dt>
-        <dd>{t('mon.setup.var.url')}</dd>
-        <dt>
           <code>MONITOR_API_KEY</code>
         </dt>
         <dd>{t('mon.setup.var.apiKey')}</dd>
+        <dt>
+          <code>MONITOR_URL</code>, <code>MONITOR_ALLOWED_HOSTS</code>
+        </dt>
+        <dd>{t('mon.setup.var.url')}</dd>
       </dl>
-      {(['logs', 'traces'] as const).map((store) => {
+      {(['logs', 'traces', 'metrics'] as const).map((store) => {
         const name = t(`mon.store.${store}`);
         const status = stores[store];
         return (

@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
+import { ApiError } from '../../../lib/api-client';
 import { getTrace } from '../api/monitor';
 import { articlePipelines, nsToDate, traceEnvironment, type ArticleStages } from '../model/panel-data';
 import type { TraceDetail, TraceSummary } from '../model/types';
@@ -23,7 +24,18 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
     setDetails((d) => ({ ...d, [id]: { status: 'loading' } }));
     getTrace(id).then(
       (detail) => setDetails((d) => ({ ...d, [id]: { status: 'ok', detail } })),
-      (e: unknown) => setDetails((d) => ({ ...d, [id]: { status: 'error', message: (e as Error).message } })),
+      (e: unknown) =>
+        setDetails((d) => ({
+          ...d,
+          [id]: {
+            status: 'error',
+            message: t(
+              e instanceof ApiError && e.code === 'trace_not_found'
+                ? 'mon.traces.notFound'
+                : 'mon.traces.loadFailed',
+            ),
+          },
+        })),
     );
   };
 
@@ -77,7 +89,7 @@ export function TracesTable({ traces }: { traces: TraceSummary[] }) {
                     </td>
                     <td>{tr.durationMs !== undefined ? `${tr.durationMs} ms` : '—'}</td>
                     <td>{traceEnvironment(tr) ?? '—'}</td>
-                    <td>{tr.spanSet?.matched ?? '—'}</td>
+                    <td>{tr.spanSet?.matched ?? tr.spanSets?.[0]?.matched ?? '—'}</td>
                   </tr>
                   {open && (
                     <tr className="mon-expanded">

@@ -186,12 +186,23 @@ export function waterfallRows(detail: TraceDetail): { rows: WaterfallRow[]; tota
       depth,
       offsetMs: Number(BigInt(s.startTimeUnixNano) - start) / 1e6,
       durationMs: Math.max(0, Number(BigInt(s.endTimeUnixNano) - BigInt(s.startTimeUnixNano)) / 1e6),
-      error: s.status?.code === 2,
+      error: spanStatus(s) === 'error',
     });
     const kids = (children.get(s.spanId) ?? []).sort(byStart);
     for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1]);
   }
   return { rows, totalMs: Number(end - start) / 1e6 };
+}
+
+/**
+ * A span's status: OTLP JSON from the SDK says `code: 2`, the trace store's protobuf JSON says
+ * `code: "STATUS_CODE_ERROR"` (and `status: {}` for unset), as Tempo's `GET /api/traces/<id>` answers.
+ */
+export function spanStatus(s: SpanJson): 'ok' | 'error' | 'unset' {
+  const code = s.status?.code;
+  if (code === 2 || code === 'STATUS_CODE_ERROR') return 'error';
+  if (code === 1 || code === 'STATUS_CODE_OK') return 'ok';
+  return 'unset';
 }
 
 export function allSpans(detail: TraceDetail): SpanJson[] {
@@ -230,8 +241,7 @@ export function articlePipelines(detail: TraceDetail): ArticleStages[] {
         .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1))
         .map((s) => ({
           name: s.name,
-          status: (s.status?.code === 2 ? 'error' : s.status?.code === 1 ? 'ok' : 'unset') as
-            'ok' | 'error' | 'unset',
+          status: spanStatus(s),
           durationMs: Number(BigInt(s.endTimeUnixNano) - BigInt(s.startTimeUnixNano)) / 1e6,
           message: s.status?.message || exceptionMessage(s),
         }));
@@ -239,7 +249,7 @@ export function articlePipelines(detail: TraceDetail): ArticleStages[] {
         pipelineSpanId: p.spanId,
         url: attr(p.attributes, 'article.url') ?? p.spanId,
         source: attr(p.attributes, 'article.source'),
-        error: p.status?.code === 2 || stages.some((s) => s.status === 'error'),
+        error: spanStatus(p) === 'error' || stages.some((s) => s.status === 'error'),
         stages,
       };
     });
@@ -250,9 +260,9 @@ function exceptionMessage(s: SpanJson): string | undefined {
   return ev ? attr(ev.attributes, 'exception.message') : undefined;
 }
 
-/** `deployment.environment` of a search hit (spanSet attributes). */
+/** `deployment.environment` of a search hit (the attributes of its `spanSet` or `spanSets`). */
 export function traceEnvironment(t: TraceSummary): string | undefined {
-  for (const s of t.spanSet?.spans ?? []) {
+  for (const s of [t.spanSet, ...(t.spanSets ?? [])].flatMap((set) => set?.spans ?? [])) {
     const env = attr(s.attributes, 'deployment.environment');
     if (env) return env;
   }

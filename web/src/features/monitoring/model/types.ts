@@ -1,6 +1,6 @@
 /** Shapes of the /monitor API (see src/http/routes/monitor.routes.ts and the spec). */
-export type TabId = 'operations' | 'logs' | 'traces';
-export type Datasource = 'log-metrics' | 'logs' | 'traces';
+export type TabId = 'operations' | 'logs' | 'traces' | 'metrics';
+export type Datasource = 'log-metrics' | 'logs' | 'traces' | 'metrics';
 export type PanelKind = 'stat' | 'timeseries' | 'logs' | 'traces';
 export type TimeRange = '6h' | '24h' | '3d' | '7d';
 export type Environment = 'all' | 'local' | 'production';
@@ -61,7 +61,14 @@ export interface TraceSummary {
   rootTraceName?: string;
   startTimeUnixNano: string;
   durationMs?: number;
-  spanSet?: { spans?: { spanID: string; attributes?: Attr[] }[]; matched?: number };
+  /** the first span set (Tempo answers both this and `spanSets`; newer versions may only send `spanSets`) */
+  spanSet?: SpanSet;
+  spanSets?: SpanSet[];
+}
+
+export interface SpanSet {
+  spans?: { spanID: string; attributes?: Attr[] }[];
+  matched?: number;
 }
 
 export interface Attr {
@@ -77,7 +84,8 @@ export interface SpanJson {
   startTimeUnixNano: string;
   endTimeUnixNano: string;
   attributes?: Attr[];
-  status?: { code?: number; message?: string };
+  /** `code` is 0/1/2 in OTLP JSON, `"STATUS_CODE_UNSET"|"STATUS_CODE_OK"|"STATUS_CODE_ERROR"` from Tempo */
+  status?: { code?: number | string; message?: string };
   events?: { name: string; attributes?: Attr[] }[];
 }
 
@@ -86,8 +94,9 @@ export interface TraceDetail {
 }
 
 /** A store the dashboard reads (log-metrics panels read the log store). */
-export type Store = 'logs' | 'traces';
-export const storeOf = (ds: Datasource): Store => (ds === 'traces' ? 'traces' : 'logs');
+export type Store = 'logs' | 'traces' | 'metrics';
+export const storeOf = (ds: Datasource): Store =>
+  ds === 'traces' ? 'traces' : ds === 'metrics' ? 'metrics' : 'logs';
 
 /**
  * A panel's error: a server code (`bad_query`, `upstream_error`, `upstream_timeout`, `rate_limited`,

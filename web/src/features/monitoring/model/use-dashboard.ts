@@ -22,7 +22,7 @@ export function checkShape(panel: PanelDef, data: unknown): void {
   else readTraces(data);
 }
 
-function settle(
+export function settle(
   panel: PanelDef,
   data: unknown,
   fetchedAt: number,
@@ -50,7 +50,7 @@ const OUTAGE = new Set(['upstream_error', 'upstream_timeout', 'rate_limited', 'l
  * with the error and its original fetch time, so the age shown grows); a refused query or a changed
  * format replaces it: that data would not come back by waiting.
  */
-function failed(had: PanelState | undefined, error: PanelError): PanelState {
+export function failed(had: PanelState | undefined, error: PanelError): PanelState {
   if (had?.status === 'ok' && OUTAGE.has(error.code))
     return { ...had, stale: true, error: { ...error, lastFetchedAt: error.lastFetchedAt ?? had.fetchedAt } };
   const lastFetchedAt =
@@ -58,7 +58,7 @@ function failed(had: PanelState | undefined, error: PanelError): PanelState {
   return { status: 'error', error: { ...error, lastFetchedAt } };
 }
 
-const errorOf = (e: unknown): PanelError =>
+export const errorOf = (e: unknown): PanelError =>
   e instanceof ApiError
     ? { code: e.status === 429 ? 'rate_limited' : e.code, message: e.message }
     : { code: 'load_failed' };
