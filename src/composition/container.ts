@@ -36,6 +36,7 @@ import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline } from './pipeline.js';
 import { wireRuns } from './runs.js';
+import { wireSources } from './sources.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
@@ -50,6 +51,7 @@ const AREAS: WireArea[] = [
   wireArticles,
   wireReports,
   wirePipeline,
+  wireSources,
   wireRuns,
 ];
 
