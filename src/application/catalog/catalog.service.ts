@@ -166,9 +166,15 @@ export class CatalogService {
     return (await this.sources.list({ topicId })).map(sourceOut);
   }
 
-  /** 404 topic_not_found unless the topic exists (checked before a source's URL is read) */
-  async requireTopic(id: string) {
-    if (!(await this.topics.get(id))) throw notFound('topic', 'topic_not_found');
+  /**
+   * What can be told of a new source without reading its URL: the URL's form, the topic exists
+   * (404 topic_not_found), no source of the topic has that URL (409 source_exists).
+   */
+  async checkNewSource(topicId: string, url: string) {
+    checkHttpUrl(url, 'url');
+    if (!(await this.topics.get(topicId))) throw notFound('topic', 'topic_not_found');
+    if ((await this.sources.list({ topicId })).some((s) => s.url === url))
+      throw conflict('this topic already has a source with that URL', 'source_exists');
   }
 
   async getSource(id: string) {

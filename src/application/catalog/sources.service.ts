@@ -166,7 +166,7 @@ export class SourcesService {
     const { force, ...fields } = input;
     let title: string | null = null;
     // what needs no network is checked before the URL is read
-    await this.catalog.requireTopic(input.topic_id);
+    await this.catalog.checkNewSource(input.topic_id, input.url);
     if (!force) title = await this.checkFeed(input.url);
     const name = fields.name?.trim() || title || hostOf(input.url) || input.url;
     return this.view(await this.catalog.createSource({ ...fields, name }), undefined);
