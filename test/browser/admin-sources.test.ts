@@ -138,14 +138,14 @@ describe.sequential('admin sources in Chromium: discovery, preview, refusal, edi
       '操作',
     ]);
     expect(await rowOf(s, 'Liftoff').innerText()).toContain('新增 3 則 · 重複 0 則');
-    await s.getByLabel('網站或 feed 網址').fill(`${peer.url}/missing.xml`);
+    await s.getByLabel('網站或訂閱源網址').fill(`${peer.url}/missing.xml`);
     await s.getByRole('button', { name: '檢查', exact: true }).click();
     await expect
       .poll(() => s.getByTestId('source-preview').innerText())
-      .toContain('不是 feed：伺服器回應 HTTP 404：網址不存在（或已移除）。');
-    await s.getByLabel('網站或 feed 網址').fill(`${peer.url}/site/`);
+      .toContain('不是訂閱源：伺服器回應 HTTP 404：網址不存在（或已移除）。');
+    await s.getByLabel('網站或訂閱源網址').fill(`${peer.url}/site/`);
     await s.getByRole('button', { name: '檢查', exact: true }).click();
-    await expect.poll(() => s.getByTestId('source-preview').innerText()).toContain('找到 feed');
+    await expect.poll(() => s.getByTestId('source-preview').innerText()).toContain('找到訂閱源');
     expect(await s.getByTestId('source-preview').innerText()).toContain('Atom · 15 則項目');
     await env.screenshot(page, 'admin-sources-desktop-zh-TW');
     await context.close();
@@ -168,7 +168,7 @@ describe.sequential('admin sources in Chromium: discovery, preview, refusal, edi
       await row.getByRole('button', { name: lang === 'en' ? 'History: Liftoff' : '紀錄: Liftoff' }).click();
       await s.getByTestId('fetch-row').first().waitFor();
       expect(await noOverflow(page)).toBeLessThanOrEqual(0);
-      await s.getByLabel(lang === 'en' ? 'Site or feed address' : '網站或 feed 網址').fill(`${peer.url}/blog/`);
+      await s.getByLabel(lang === 'en' ? 'Site or feed address' : '網站或訂閱源網址').fill(`${peer.url}/blog/`);
       await s.getByRole('button', { name: lang === 'en' ? 'Check' : '檢查', exact: true }).click();
       await s.getByTestId('source-preview').waitFor();
       expect(await noOverflow(page)).toBeLessThanOrEqual(0);

@@ -214,6 +214,12 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
       next_fetch_at: null,
       last_fetch: null,
     });
+    // the same URL in the topic again: 409 before anything is read
+    const before = peer.requests.length;
+    const again = await create({ url: `${peer.url}/feed.xml` });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('source_exists');
+    expect(peer.requests.length).toBe(before);
   });
 
   it('edits name, interval and URL; a new URL is checked unless forced; the interval is bounded', async () => {
@@ -239,7 +245,7 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
   });
 
   it('fetches one source now (202 {run_id}) and keeps its fetch results: status, items seen/new/duplicate', async () => {
-    const src = (await create({ name: 'Liftoff', url: `${peer.url}/feed.xml` })).json<SourceBody>();
+    const src = (await create({ name: 'Liftoff', url: `${peer.url}/feed.xml?now` })).json<SourceBody>();
     const first = await startAndWait(t.app, admin, `/admin/sources/${src.id}/fetch`);
     expect(first).toMatchObject({ kind: 'scrape', trigger: 'admin', status: 'completed' });
     expect(first.summary).toMatchObject({ sources: 1, discovered: 4, published: 3 });
@@ -287,7 +293,7 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     expect(
       (await t.app.inject({ method: 'POST', url: `/admin/sources/${id}/fetch`, headers: admin })).statusCode,
     ).toBe(404);
-    const src = (await create({ name: 'Busy', url: `${peer.url}/feed.xml` })).json<SourceBody>();
+    const src = (await create({ name: 'Busy', url: `${peer.url}/feed.xml?busy` })).json<SourceBody>();
     const a = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
     const b = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
     expect(a.statusCode).toBe(202);

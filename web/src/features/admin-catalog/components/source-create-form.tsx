@@ -72,10 +72,12 @@ export function SourceCreateForm({ create }: { create: Create }) {
     );
   };
   const current = checked && (checked.url === url || checked.requested_url === url) ? checked : null;
-  // the check said it is no feed, or the server refused the save for that reason
-  const notFeed =
-    (current !== null && current.status !== 'feed') ||
-    (create.error instanceof ApiError && create.error.code === 'source_not_a_feed');
+  // the check said this address is no feed, or (unchecked) the server refused to save it for that
+  const refusedHere =
+    create.error instanceof ApiError &&
+    create.error.code === 'source_not_a_feed' &&
+    create.variables?.url === url;
+  const notFeed = current ? current.status !== 'feed' : refusedHere;
   return (
     <form className="source-create" onSubmit={submit} aria-label={text.addTitle}>
       <h3>{text.addTitle}</h3>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
+import { useTopics } from '../../../lib/topics';
 import type { SourceRow, useSourceWrites } from '../api/sources';
 import { fill, useCatalogText } from '../messages';
 import { useSourceText } from '../source-messages';
@@ -26,6 +27,8 @@ export function SourceEditForm({
   const catalog = useCatalogText();
   const text = useSourceText();
   const [force, setForce] = useState(false);
+  // a source of an inactive topic keeps it: the select lists active topics only
+  const topicListed = useTopics().data?.some((x) => x.id === source.topic_id) ?? false;
   const refused =
     update.variables?.id === source.id &&
     update.error instanceof ApiError &&
@@ -38,7 +41,7 @@ export function SourceEditForm({
         id: source.id,
         name: String(f.get('name')).trim(),
         url: String(f.get('url')).trim(),
-        topic_id: String(f.get('topic_id')),
+        ...(topicListed ? { topic_id: String(f.get('topic_id')) } : {}),
         kind: String(f.get('kind')),
         fetch_interval_minutes: Number(f.get('fetch_interval_minutes')),
         ...(force ? { force: true } : {}),
@@ -57,13 +60,15 @@ export function SourceEditForm({
         {t('admin.catalog.url')}
         <input name="url" type="url" required pattern="https?://.+" defaultValue={source.url} />
       </label>
-      <TopicSelect
-        label={t('articles.topic')}
-        plainLabel
-        name="topic_id"
-        required
-        defaultValue={source.topic_id}
-      />
+      {topicListed && (
+        <TopicSelect
+          label={t('articles.topic')}
+          plainLabel
+          name="topic_id"
+          required
+          defaultValue={source.topic_id}
+        />
+      )}
       <label>
         {t('admin.catalog.kind')}
         <select name="kind" defaultValue={source.kind}>
