@@ -231,11 +231,11 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     expect(edited.json()).toMatchObject({ name: 'Edited', fetch_interval_minutes: 15 });
     for (const bad of [4, 10_081, 1.5])
       expect((await patch({ fetch_interval_minutes: bad })).statusCode).toBe(422);
-    const toGone = await patch({ url: `${peer.url}/gone` });
+    const toGone = await patch({ url: `${peer.url}/gone?edit` });
     expect(toGone.statusCode).toBe(422);
     expect(toGone.json().error.code).toBe('source_not_a_feed');
-    expect((await patch({ url: `${peer.url}/gone`, force: true })).json()).toMatchObject({
-      url: `${peer.url}/gone`,
+    expect((await patch({ url: `${peer.url}/gone?edit`, force: true })).json()).toMatchObject({
+      url: `${peer.url}/gone?edit`,
     });
     expect((await patch({ url: `${peer.url}/feed` })).json()).toMatchObject({ url: `${peer.url}/feed` });
     // the same URL again is not read
