@@ -146,9 +146,7 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     const body = res.json<{ status: string; feed: unknown; discovered: { url: string; title: string }[] }>();
     expect(body.status).toBe('page');
     expect(body.feed).toBeNull();
-    expect(body.discovered.map((d) => d.title)).toEqual(
-      Array.from({ length: 13 }, (_, i) => String(i + 1)),
-    );
+    expect(body.discovered.map((d) => d.title)).toEqual(Array.from({ length: 13 }, (_, i) => String(i + 1)));
     expect(body.discovered[0]!.url).toBe(`${peer.url}/1.atom`);
   });
 
@@ -205,7 +203,7 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     expect(noTopic.statusCode).toBe(404);
   });
 
-  it("names a new source after its feed when no name is given, with the default interval", async () => {
+  it('names a new source after its feed when no name is given, with the default interval', async () => {
     const res = await create({ url: `${peer.url}/feed.xml` });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({
@@ -258,9 +256,9 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
       { run_id: second.id, http_status: 200, items_seen: 4, items_new: 0, items_duplicate: 3, error: null },
       { run_id: first.id, http_status: 200, items_seen: 4, items_new: 3, items_duplicate: 0, error: null },
     ]);
-    const listed = (
-      await t.app.inject({ url: `/admin/sources?topic_id=${topicId}`, headers: admin })
-    ).json<SourceBody[]>();
+    const listed = (await t.app.inject({ url: `/admin/sources?topic_id=${topicId}`, headers: admin })).json<
+      SourceBody[]
+    >();
     const row = listed.find((s) => s.id === src.id)!;
     expect(row.last_fetch).toMatchObject({ run_id: second.id, items_duplicate: 3 });
     expect(new Date(row.next_fetch_at!).getTime() - new Date(row.last_fetched_at!).getTime()).toBe(
@@ -269,14 +267,12 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
   });
 
   it('records a failed fetch with its HTTP status and reason', async () => {
-    const src = (
-      await create({ name: 'Down', url: `${peer.url}/down.xml`, force: true })
-    ).json<SourceBody>();
+    const src = (await create({ name: 'Down', url: `${peer.url}/down.xml`, force: true })).json<SourceBody>();
     const run = await startAndWait(t.app, admin, `/admin/sources/${src.id}/fetch`);
     expect(run.status).toBe('completed_with_errors');
-    const [last] = (
-      await t.app.inject({ url: `/admin/sources/${src.id}/fetches`, headers: admin })
-    ).json<FetchBody[]>();
+    const [last] = (await t.app.inject({ url: `/admin/sources/${src.id}/fetches`, headers: admin })).json<
+      FetchBody[]
+    >();
     expect(last).toMatchObject({
       http_status: 404,
       error_code: 'http_status',
@@ -335,7 +331,12 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     // an admin run reads both
     const before = peer.requests.length;
     await startAndWait(t.app, admin, '/admin/scraper/runs');
-    expect(peer.requests.slice(before).map((r) => r.query.toString()).sort()).toEqual(['fresh=', 'never=']);
+    expect(
+      peer.requests
+        .slice(before)
+        .map((r) => r.query.toString())
+        .sort(),
+    ).toEqual(['fresh=', 'never=']);
   });
 
   it(`keeps the newest ${SOURCE_FETCHES_KEPT} fetch results per source`, async () => {

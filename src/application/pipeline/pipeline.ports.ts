@@ -87,7 +87,11 @@ export interface SourceStore {
    * Fills the run's fetch results still without the figure: `counts` by source id, 0 for the
    * sources it does not name.
    */
-  setFetchCounts(runId: string, field: 'itemsNew' | 'itemsDuplicate', counts: Map<string, number>): Promise<void>;
+  setFetchCounts(
+    runId: string,
+    field: 'itemsNew' | 'itemsDuplicate',
+    counts: Map<string, number>,
+  ): Promise<void>;
 }
 
 export interface NewArticle extends DedupKeys {

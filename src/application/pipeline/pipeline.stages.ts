@@ -169,7 +169,11 @@ export function createStages(d: StageDeps): PipelineStages {
             error: message(err),
           });
           results.push(
-            result({ httpStatus: problem.httpStatus ?? null, errorCode: problem.code, error: problem.message }),
+            result({
+              httpStatus: problem.httpStatus ?? null,
+              errorCode: problem.code,
+              error: problem.message,
+            }),
           );
           await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: message(err) });
           return [];

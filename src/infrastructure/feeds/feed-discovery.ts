@@ -117,6 +117,10 @@ export function discoverFeeds(html: string, pageUrl: string): DiscoveredFeed[] {
 export function looksLikeHtml(contentType: string | null, body: string): boolean {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   if (type === 'text/html' || type === 'application/xhtml+xml') return true;
-  const head = body.slice(0, 1024).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = body
+    .slice(0, 1024)
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<!doctype html') || head.startsWith('<html');
 }

@@ -17,9 +17,11 @@ type AtomText = { value: string; type?: string };
 type JsonItem = JsonFeed.Item<string>;
 
 /** plain text: one line, controls removed, null when empty */
-export const plain = (s: string | null | undefined): string | null => (s ? cleanText(oneLine(s)) || null : null);
+export const plain = (s: string | null | undefined): string | null =>
+  s ? cleanText(oneLine(s)) || null : null;
 /** text that may carry markup (RSS titles and descriptions, Atom html/xhtml) */
-export const fromHtml = (s: string | null | undefined): string | null => (s ? plain(inlineHtmlToText(s)) : null);
+export const fromHtml = (s: string | null | undefined): string | null =>
+  s ? plain(inlineHtmlToText(s)) : null;
 /** an Atom text construct: `text` is plain, `html` is escaped markup, `xhtml` is inline markup */
 export const atomText = (t: AtomText | undefined): string | null =>
   !t ? null : (t.type ?? 'text').toLowerCase() === 'text' ? plain(t.value) : fromHtml(t.value);

@@ -3,11 +3,7 @@
  * (the same fetcher: size and time limits, charset, redirects) and parsed by the same parser; an
  * HTML page is searched for the feeds it links to instead.
  */
-import type {
-  FeedProbe,
-  FeedSummary,
-  ProbeResult,
-} from '../../application/catalog/sources.ports.js';
+import type { FeedProbe, FeedSummary, ProbeResult } from '../../application/catalog/sources.ports.js';
 import { feedProblemOf } from '../../domain/catalog.js';
 import type { FeedEntry } from '../../application/pipeline/pipeline.ports.js';
 import { extractPage } from '../../application/pipeline/text-extract.js';

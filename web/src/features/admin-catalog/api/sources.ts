@@ -39,8 +39,7 @@ export function useSourceWrites() {
       onSuccess: done,
     }),
     remove: useMutation({
-      mutationFn: (id: string) =>
-        api<void>(`/admin/sources/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      mutationFn: (id: string) => api<void>(`/admin/sources/${encodeURIComponent(id)}`, { method: 'DELETE' }),
       onSuccess: done,
     }),
   };
@@ -84,9 +83,7 @@ export function useFetchNow(id: string) {
     },
     enabled: Boolean(runId),
     refetchInterval: (q) =>
-      q.state.data && q.state.data.status !== 'queued' && q.state.data.status !== 'running'
-        ? false
-        : POLL_MS,
+      q.state.data && q.state.data.status !== 'queued' && q.state.data.status !== 'running' ? false : POLL_MS,
   });
   const running =
     start.isPending || (Boolean(runId) && (!run.data || ['queued', 'running'].includes(run.data.status)));

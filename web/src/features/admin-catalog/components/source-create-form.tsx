@@ -120,11 +120,7 @@ export function SourceCreateForm({ create }: { create: Create }) {
         <TopicSelect label={t('articles.topic')} plainLabel name="topic_id" required />
         <label>
           {text.name}
-          <input
-            name="name"
-            maxLength={120}
-            placeholder={current?.feed?.title ?? text.namePlaceholder}
-          />
+          <input name="name" maxLength={120} placeholder={current?.feed?.title ?? text.namePlaceholder} />
         </label>
         <label>
           {t('admin.catalog.kind')}

@@ -17,14 +17,18 @@ export function FetchOutcome({ f }: { f: SourceFetch }) {
   if (f.error_code)
     return (
       <span className="source-problem">
-        <span className="form-error">{problemText(text, { code: f.error_code, http_status: f.http_status })}</span>
+        <span className="form-error">
+          {problemText(text, { code: f.error_code, http_status: f.http_status })}
+        </span>
         {f.error && <small className="muted source-raw"> {f.error}</small>}
       </span>
     );
   if (f.http_status === 304) return <span>{text.notModified}</span>;
   return (
     <span>
-      {f.http_status !== null && <span className="badge">{fill(text.httpLine, { status: f.http_status })}</span>}{' '}
+      {f.http_status !== null && (
+        <span className="badge">{fill(text.httpLine, { status: f.http_status })}</span>
+      )}{' '}
       {f.items_new === null || f.items_duplicate === null
         ? text.pending
         : fill(text.counts, { new: f.items_new, dup: f.items_duplicate })}

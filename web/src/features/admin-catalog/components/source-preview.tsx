@@ -53,7 +53,11 @@ export function PreviewPanel({ p, onPick }: { p: SourcePreview; onPick(url: stri
                   <br />
                   <small className="url-cell">{d.url}</small>
                 </span>
-                <button type="button" onClick={() => onPick(d.url)} aria-label={`${text.use}: ${d.title ?? d.url}`}>
+                <button
+                  type="button"
+                  onClick={() => onPick(d.url)}
+                  aria-label={`${text.use}: ${d.title ?? d.url}`}
+                >
                   {text.use}
                 </button>
               </li>
@@ -64,8 +68,7 @@ export function PreviewPanel({ p, onPick }: { p: SourcePreview; onPick(url: stri
       {p.problem && (
         <p className="form-error">
           <strong>{text.notAFeed}</strong>
-          {problemText(text, p.problem)}{' '}
-          <small className="source-raw">({p.problem.message})</small>
+          {problemText(text, p.problem)} <small className="source-raw">({p.problem.message})</small>
         </p>
       )}
     </div>
