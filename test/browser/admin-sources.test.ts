@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { sources } from '../../src/infrastructure/db/schema/index.js';
 import { makeTopic } from '../helpers/article-factories.js';
 import { HttpPeer } from '../peers/http-peer.js';
-import { VIEWPORTS, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { SCREENSHOTS, VIEWPORTS, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/feeds/${path}`, import.meta.url));
 
@@ -35,6 +36,8 @@ const zhTW = (page: Page) => page.addInitScript(() => localStorage.setItem('loca
 const section = (page: Page) => page.locator('section[aria-labelledby="sources-title"]');
 const rowOf = (s: Locator, name: string) =>
   s.locator('tbody tr[data-testid="sources-row"]', { hasText: name }).first();
+/** element screenshots: the sticky top bar would cover the element scrolled under it */
+const STATIC_TOPBAR = '.topbar { position: static !important; }';
 const noOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -71,6 +74,9 @@ describe.sequential(
       await address.fill(`${peer.url}/blog/`);
       await s.getByRole('button', { name: 'Check', exact: true }).click();
       await expect.poll(() => preview.innerText()).toContain('This page links to 13 feeds. Pick one:');
+      // the page itself is never saved: no "Save anyway", Add stays off until a feed is picked
+      expect(await s.getByRole('button', { name: 'Add source' }).isDisabled()).toBe(true);
+      expect(await s.getByLabel(/Save anyway/).count()).toBe(0);
       await env.screenshot(page, 'admin-sources-pick-desktop-en');
       await s.getByRole('button', { name: 'Use this feed: 2', exact: true }).click();
       await expect.poll(() => preview.innerText()).toContain('Feed found: Liftoff News');
@@ -139,7 +145,6 @@ describe.sequential(
       expect(await s.locator('thead th').allInnerTexts()).toEqual([
         '名稱',
         '主題',
-        '網址',
         '間隔',
         '上次抓取',
         '下次抓取',
@@ -177,12 +182,32 @@ describe.sequential(
         await row.getByRole('button', { name: lang === 'en' ? 'History: Liftoff' : '紀錄: Liftoff' }).click();
         await s.getByTestId('fetch-row').first().waitFor();
         expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+        // the address field and its Check button sit together, not a screen apart
+        const field = (await s
+          .getByRole('textbox', { name: lang === 'en' ? 'Site or feed address' : '網站或訂閱源網址' })
+          .boundingBox())!;
+        const check = (await s
+          .getByRole('button', { name: lang === 'en' ? 'Check' : '檢查', exact: true })
+          .boundingBox())!;
+        expect(check.y - (field.y + field.height)).toBeLessThan(40);
+        // the table with the open history, at the phone's width (the full page is too tall to read)
+        await s
+          .locator('.table-wrap')
+          .first()
+          .screenshot({
+            path: join(SCREENSHOTS, `admin-sources-phone-table-${lang}.png`),
+            style: STATIC_TOPBAR,
+          });
         await s
           .getByLabel(lang === 'en' ? 'Site or feed address' : '網站或訂閱源網址')
           .fill(`${peer.url}/blog/`);
         await s.getByRole('button', { name: lang === 'en' ? 'Check' : '檢查', exact: true }).click();
         await s.getByTestId('source-preview').waitFor();
         expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+        await s.locator('form.source-create').screenshot({
+          path: join(SCREENSHOTS, `admin-sources-phone-form-${lang}.png`),
+          style: STATIC_TOPBAR,
+        });
         await env.screenshot(page, `admin-sources-phone-${lang}`);
         await context.close();
       }

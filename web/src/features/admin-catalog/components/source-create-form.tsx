@@ -77,7 +77,9 @@ export function SourceCreateForm({ create }: { create: Create }) {
     create.error instanceof ApiError &&
     create.error.code === 'source_not_a_feed' &&
     create.variables?.url === url;
-  const notFeed = current ? current.status !== 'feed' : refusedHere;
+  const notFeed = current ? current.status === 'problem' : refusedHere;
+  // a page with several feeds: one is picked, the page itself is never saved
+  const mustPick = current?.status === 'page';
   return (
     <form className="source-create" onSubmit={submit} aria-label={text.addTitle}>
       <h3>{text.addTitle}</h3>
@@ -149,7 +151,7 @@ export function SourceCreateForm({ create }: { create: Create }) {
           {text.saveAnyway}
         </label>
       )}
-      <button type="submit" disabled={create.isPending || (notFeed && !force)}>
+      <button type="submit" disabled={create.isPending || mustPick || (notFeed && !force)}>
         {text.add}
       </button>
     </form>

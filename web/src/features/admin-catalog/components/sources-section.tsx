@@ -56,11 +56,11 @@ function SourceRows({ source, writes, columns }: { source: SourceRow; writes: Wr
   const toggle = (what: 'edit' | 'history') => setOpen(open === what ? null : what);
   const topicName = topics.data?.find((x) => x.id === source.topic_id)?.name ?? source.topic_id;
   const cells = [
-    <strong key="name">{source.name}</strong>,
-    topicName,
-    <span key="url" className="url-cell">
-      {source.url}
+    <span key="name" className="source-name">
+      <strong>{source.name}</strong>
+      <small className="url-cell">{source.url}</small>
     </span>,
+    topicName,
     fill(text.every, { n: intervalText(text, source.fetch_interval_minutes) }),
     <LastFetchCell key="last" s={source} />,
     <NextFetchCell key="next" s={source} />,
@@ -136,7 +136,6 @@ export function SourcesSection() {
   const columns = [
     t('admin.catalog.name'),
     t('articles.topic'),
-    t('admin.catalog.url'),
     text.intervalCol,
     text.lastFetch,
     text.nextFetch,
