@@ -37,6 +37,7 @@ import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline } from './pipeline.js';
 import { wireRuns } from './runs.js';
+import { wireSources } from './sources.js';
 
 /**
  * The areas, wired in this order; each adds its services, cron jobs and background workers.
@@ -51,6 +52,7 @@ const AREAS: WireArea[] = [
   wireArticles,
   wireReports,
   wirePipeline,
+  wireSources,
   wireRuns,
 ];
 

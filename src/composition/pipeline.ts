@@ -17,6 +17,7 @@ import {
   DrizzleRunStore,
 } from '../infrastructure/db/repositories/pipeline.repository.js';
 import { DrizzleArticleStates } from '../infrastructure/db/repositories/article-states.repository.js';
+import { DrizzleSourceFetchRepository } from '../infrastructure/db/repositories/source-fetch.repository.js';
 import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
@@ -48,9 +49,13 @@ export const pipelineArea =
     const scope = telemetry.scope;
 
     const sourceRepo = new DrizzleSourceRepository(ctx.db);
+    const fetchResults = new DrizzleSourceFetchRepository(ctx.db);
     const sources: SourceStore = {
       listEnabled: () => sourceRepo.list({ enabledOnly: true }),
+      get: (id) => sourceRepo.get(id),
       recordFetch: async (id, patch) => void (await sourceRepo.update(id, patch)),
+      addFetchResults: (rows) => fetchResults.add(rows),
+      setFetchCounts: (runId, field, counts) => fetchResults.setCounts(runId, field, counts),
     };
     const providers = new DrizzleProviderRepository(ctx.db);
     const articles = new DrizzleArticleStore(ctx.db);
@@ -133,7 +138,12 @@ export const pipelineArea =
         ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
       },
       jobs: [
-        { name: 'scraper', cron: jobsConfig.scraperCron, run: () => scraper.runNow('cron') },
+        // the schedule reads the sources that are due by their fetch interval
+        {
+          name: 'scraper',
+          cron: jobsConfig.scraperCron,
+          run: () => scraper.runNow('cron', undefined, { kind: 'due' }),
+        },
         { name: 'article-sweep', cron: SWEEP_CRON, run: () => jobs.sweep() },
       ],
       workers: [

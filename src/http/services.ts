@@ -7,6 +7,7 @@ import type { SimilarArticlesService } from '../application/articles/similar.ser
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
+import type { SourcesService } from '../application/catalog/sources.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
@@ -32,6 +33,8 @@ import type { UserPreferencesService } from '../application/users/user-preferenc
 export interface Services {
   auth: AuthService;
   catalog: CatalogService;
+  /** sources with their URL checked, preview and discovery, fetch history, "Fetch now" */
+  sources: SourcesService;
   /** POST /admin/providers/{id}/test */
   providerTest: ProviderTestService;
   rateLimiter: RateLimiter;

@@ -42,7 +42,7 @@ describe.sequential('admin catalog rows in Chromium', () => {
       .toEqual(['Name', 'Description', 'Active', 'Actions']);
     await expect
       .poll(() => sections.sources.locator('thead th').allInnerTexts())
-      .toEqual(['Name', 'Topic', 'Kind', 'URL', 'Enabled', 'Actions']);
+      .toEqual(['Name', 'Topic', 'Interval', 'Last fetch', 'Next fetch', 'Enabled', 'Actions']);
     await expect.poll(() => rowOf(sections.sources, 'Reef Feed').innerText()).toContain('Marine Biology');
 
     // the switches patch the row and show what the server holds
@@ -76,8 +76,8 @@ describe.sequential('admin catalog rows in Chromium', () => {
     // a second source with the same URL in the topic is refused, and the section says why
     await sections.sources.getByLabel('Topic').selectOption({ label: 'Marine Biology' });
     await sections.sources.getByLabel('Name').fill('Reef Feed again');
-    await sections.sources.getByLabel('URL').fill('https://reef.example.test/feed.xml');
-    await sections.sources.getByRole('button', { name: 'Create' }).click();
+    await sections.sources.getByLabel('Site or feed address').fill('https://reef.example.test/feed.xml');
+    await sections.sources.getByRole('button', { name: 'Add source' }).click();
     await expect
       .poll(() => sections.sources.getByRole('alert').innerText())
       .toBe('This source is already in the catalog.');

@@ -18,10 +18,10 @@ const notConfigured = (res: { statusCode: number; body: string }) =>
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
-// Routes that start real work in the background (a scrape, a report run) are fuzzed for their
-// input handling only through the refused-input property, not with valid inputs; sign-out would
-// revoke the admin token the other routes are called with.
-const SIDE_EFFECT_ROUTES = /^POST \/(admin\/(scraper\/runs|jobs\/)|auth\/logout$)/;
+// Routes that start real work in the background (a scrape, a report run) or read an outside URL
+// (a source preview) are fuzzed for their input handling only through the refused-input property,
+// not with valid inputs; sign-out would revoke the admin token the other routes are called with.
+const SIDE_EFFECT_ROUTES = /^POST \/(admin\/(scraper\/runs|jobs\/|sources\/preview$)|auth\/logout$)/;
 
 describe('fuzz: every route, inside and outside its schema', () => {
   let t: TestApp;

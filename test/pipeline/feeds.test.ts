@@ -84,11 +84,12 @@ describe('feed fetching', () => {
     const first = await reader.read(source(`${peer.url}/f`));
     expect(first).toMatchObject({
       notModified: false,
+      status: 200,
       etag: '"v1"',
       lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
     });
     const second = await reader.read(source(`${peer.url}/f`, '"v1"', 'Mon, 02 Nov 2026 10:00:00 GMT'));
-    expect(second).toEqual({ notModified: true });
+    expect(second).toEqual({ notModified: true, status: 304 });
     expect(peer.requests[1]!.headers['if-modified-since']).toBe('Mon, 02 Nov 2026 10:00:00 GMT');
   });
 

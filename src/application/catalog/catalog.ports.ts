@@ -1,7 +1,10 @@
 import type { Provider, Source, Topic } from '../../domain/catalog.js';
 
 export type TopicInput = Omit<Topic, 'id'>;
-export type SourceInput = Omit<Source, 'id' | 'etag' | 'lastModified' | 'lastFetchedAt' | 'lastError'>;
+export type SourceInput = Omit<
+  Source,
+  'id' | 'etag' | 'lastModified' | 'lastFetchedAt' | 'lastError' | 'fetchIntervalMinutes'
+> & { fetchIntervalMinutes?: number };
 export type ProviderInput = Omit<Provider, 'id'>;
 
 export interface TopicRepository {

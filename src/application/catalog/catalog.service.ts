@@ -1,5 +1,13 @@
 import { conflict, invalid, notFound } from '../../domain/errors.js';
-import type { Provider, ProviderType, Source, SourceKind, Topic } from '../../domain/catalog.js';
+import {
+  FETCH_INTERVAL,
+  nextFetchAt,
+  type Provider,
+  type ProviderType,
+  type Source,
+  type SourceKind,
+  type Topic,
+} from '../../domain/catalog.js';
 import { slugify } from '../../domain/text.js';
 import type { ProviderRepository, SourceRepository, TopicRepository } from './catalog.ports.js';
 
@@ -18,7 +26,10 @@ export interface SourceOut {
   kind: SourceKind;
   url: string;
   enabled: boolean;
+  fetch_interval_minutes: number;
   last_fetched_at: string | null;
+  /** when a scheduled run reads it next (null: at the next one) */
+  next_fetch_at: string | null;
   last_error: string | null;
 }
 
@@ -47,7 +58,9 @@ const sourceOut = (s: Source): SourceOut => ({
   kind: s.kind,
   url: s.url,
   enabled: s.enabled,
+  fetch_interval_minutes: s.fetchIntervalMinutes,
   last_fetched_at: s.lastFetchedAt?.toISOString() ?? null,
+  next_fetch_at: nextFetchAt(s)?.toISOString() ?? null,
   last_error: s.lastError,
 });
 const providerOut = (p: Provider): ProviderOut => ({
@@ -83,6 +96,16 @@ function checkHttpUrl(url: string, field: string) {
     throw invalid(`${field} must be http or https`, 'invalid_url', [
       { path: `/${field}`, message: 'http(s) only' },
     ]);
+}
+
+function checkInterval(minutes: number | undefined) {
+  if (minutes === undefined) return;
+  if (!Number.isInteger(minutes) || minutes < FETCH_INTERVAL.min || minutes > FETCH_INTERVAL.max)
+    throw invalid(
+      `fetch_interval_minutes must be a whole number from ${FETCH_INTERVAL.min} to ${FETCH_INTERVAL.max}`,
+      'invalid_fetch_interval',
+      [{ path: '/fetch_interval_minutes', message: `${FETCH_INTERVAL.min}..${FETCH_INTERVAL.max}` }],
+    );
 }
 
 /** Topics, sources and providers: the admin basics of DESIGN.md §4. */
@@ -143,14 +166,37 @@ export class CatalogService {
     return (await this.sources.list({ topicId })).map(sourceOut);
   }
 
+  /**
+   * What can be told of a new source without reading its URL: the URL's form, the topic exists
+   * (404 topic_not_found), no source of the topic has that URL (409 source_exists).
+   */
+  async checkNewSource(topicId: string, url: string) {
+    checkHttpUrl(url, 'url');
+    if (!(await this.topics.get(topicId))) throw notFound('topic', 'topic_not_found');
+    if ((await this.sources.list({ topicId })).some((s) => s.url === url))
+      throw conflict('this topic already has a source with that URL', 'source_exists');
+  }
+
+  async getSource(id: string) {
+    const s = await this.sources.get(id);
+    if (!s) throw notFound('source');
+    return sourceOut(s);
+  }
+
+  /**
+   * Adds a source as given, without reading its URL (OPML import, tests); the admin form and
+   * POST /admin/sources go through SourcesService.create, which checks the URL is a feed first.
+   */
   async createSource(input: {
     topic_id: string;
     name: string;
     kind: SourceKind;
     url: string;
     enabled?: boolean;
+    fetch_interval_minutes?: number;
   }) {
     checkHttpUrl(input.url, 'url');
+    checkInterval(input.fetch_interval_minutes);
     if (!(await this.topics.get(input.topic_id))) throw notFound('topic', 'topic_not_found');
     try {
       return sourceOut(
@@ -160,6 +206,7 @@ export class CatalogService {
           kind: input.kind,
           url: input.url,
           enabled: input.enabled ?? true,
+          fetchIntervalMinutes: input.fetch_interval_minutes ?? FETCH_INTERVAL.default,
         }),
       );
     } catch (e) {
@@ -172,9 +219,17 @@ export class CatalogService {
 
   async updateSource(
     id: string,
-    patch: { topic_id?: string; name?: string; kind?: SourceKind; url?: string; enabled?: boolean },
+    patch: {
+      topic_id?: string;
+      name?: string;
+      kind?: SourceKind;
+      url?: string;
+      enabled?: boolean;
+      fetch_interval_minutes?: number;
+    },
   ) {
     if (patch.url !== undefined) checkHttpUrl(patch.url, 'url');
+    checkInterval(patch.fetch_interval_minutes);
     if (patch.topic_id !== undefined && !(await this.topics.get(patch.topic_id)))
       throw notFound('topic', 'topic_not_found');
     const next: Partial<Omit<Source, 'id'>> = {};
@@ -188,6 +243,7 @@ export class CatalogService {
       next.lastModified = null;
     }
     if (patch.enabled !== undefined) next.enabled = patch.enabled;
+    if (patch.fetch_interval_minutes !== undefined) next.fetchIntervalMinutes = patch.fetch_interval_minutes;
     try {
       const s = await this.sources.update(id, next);
       if (!s) throw notFound('source');

@@ -1,4 +1,4 @@
-import type { Provider, Source, SourceKind } from '../../domain/catalog.js';
+import type { Provider, Source, SourceFetch, SourceKind } from '../../domain/catalog.js';
 import type { DedupKeys, DuplicateSkip, Enrichment, KnownKeys, TopicLink } from './dedup.js';
 import type { PipelineCompletedEvent } from './pipeline.events.js';
 import type { RunRepository } from '../runs/runs.ports.js';
@@ -20,8 +20,15 @@ export interface FeedEntry {
 }
 
 export type FeedReadResult =
-  | { notModified: true }
-  | { notModified: false; entries: FeedEntry[]; etag: string | null; lastModified: string | null };
+  | { notModified: true; status?: number }
+  | {
+      notModified: false;
+      entries: FeedEntry[];
+      etag: string | null;
+      lastModified: string | null;
+      /** the HTTP status of the answer (for the source's fetch history) */
+      status?: number;
+    };
 
 /** Fetches and parses a feed with a conditional GET (the source's stored ETag / Last-Modified). */
 export interface FeedReader {
@@ -40,6 +47,8 @@ export interface FeedReader {
  */
 export class FetchRefusedError extends Error {
   readonly code = 'FETCH.REFUSED';
+  /** the admin's fetch history names it (feedProblemOf) */
+  readonly problem = 'refused';
   constructor(message: string) {
     super(message);
     this.name = 'FetchRefusedError';
@@ -51,8 +60,18 @@ export interface PageReader {
   read(url: string): Promise<{ title: string | null; text: string }>;
 }
 
+/**
+ * Which sources a run reads: every enabled one (admin and CLI runs), the enabled ones that are due
+ * by their fetch interval (the scheduled run), or one source, enabled or not ("Fetch now").
+ */
+export type RunScope = { kind: 'all' } | { kind: 'due' } | { kind: 'source'; sourceId: string };
+
+/** A fetch result as the discover stage writes it; the item counts follow after dedup and publish. */
+export type NewSourceFetch = Omit<SourceFetch, 'id'>;
+
 export interface SourceStore {
   listEnabled(): Promise<Source[]>;
+  get(id: string): Promise<Source | null>;
   recordFetch(
     id: string,
     patch: {
@@ -61,6 +80,17 @@ export interface SourceStore {
       lastFetchedAt: Date;
       lastError: string | null;
     },
+  ): Promise<void>;
+  /** one row per source read; the oldest beyond SOURCE_FETCHES_KEPT per source are deleted */
+  addFetchResults(rows: NewSourceFetch[]): Promise<void>;
+  /**
+   * Fills the run's fetch results still without the figure: `counts` by source id, 0 for the
+   * sources it does not name.
+   */
+  setFetchCounts(
+    runId: string,
+    field: 'itemsNew' | 'itemsDuplicate',
+    counts: Map<string, number>,
   ): Promise<void>;
 }
 

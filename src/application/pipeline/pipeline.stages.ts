@@ -3,7 +3,7 @@
  * articles, reading the page of an entry that carries no text), dedup, and publish (store the new
  * articles and publish one ArticleScrapedEvent each). The wiring traces each stage from outside.
  */
-import type { Source } from '../../domain/catalog.js';
+import { feedProblemOf, isDue, type Source } from '../../domain/catalog.js';
 import type { Logger } from '../shared/ports.js';
 import {
   canonicalizeUrl,
@@ -22,7 +22,9 @@ import {
   type FeedEntry,
   type FeedReader,
   type NewArticle,
+  type NewSourceFetch,
   type PageReader,
+  type RunScope,
   type RunStore,
   type SourceStore,
 } from './pipeline.ports.js';
@@ -32,6 +34,8 @@ export interface RunInfo {
   id: string;
   correlationId: string;
   trigger: string;
+  /** which sources the run reads (default: every enabled one) */
+  scope?: RunScope;
 }
 
 export interface Discovery {
@@ -89,30 +93,74 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+async function sourcesOf(store: SourceStore, scope: RunScope | undefined, now: Date): Promise<Source[]> {
+  if (scope?.kind === 'source') {
+    const one = await store.get(scope.sourceId);
+    return one ? [one] : [];
+  }
+  const enabled = await store.listEnabled();
+  return scope?.kind === 'due' ? enabled.filter((s) => isDue(s, now)) : enabled;
+}
+
+/** per source of the candidates, how many */
+function perSource(items: { sourceId: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const a of items) counts.set(a.sourceId, (counts.get(a.sourceId) ?? 0) + 1);
+  return counts;
+}
+
 export function createStages(d: StageDeps): PipelineStages {
   const size = d.concurrency ?? 8;
   const log = d.logger;
 
   return {
     async discover(run) {
-      const sources = await d.sources.listEnabled();
-      const perSource = await pool(sources, size, async (source) => {
+      const sources = await sourcesOf(d.sources, run.scope, d.now());
+      const results: NewSourceFetch[] = [];
+      const perSourceEntries = await pool(sources, size, async (source) => {
+        const startedAt = d.now();
+        const t0 = Date.now();
+        const result = (r: Partial<NewSourceFetch>): NewSourceFetch => ({
+          sourceId: source.id,
+          runId: run.id,
+          startedAt,
+          durationMs: Date.now() - t0,
+          httpStatus: null,
+          itemsSeen: 0,
+          itemsNew: 0,
+          itemsDuplicate: 0,
+          errorCode: null,
+          error: null,
+          ...r,
+        });
         try {
           const res = await d.feeds.read(source);
           if (res.notModified) {
             d.registry.count(run.id, 'sources_not_modified');
-            await d.sources.recordFetch(source.id, { lastFetchedAt: d.now(), lastError: null });
+            results.push(result({ httpStatus: res.status ?? 304 }));
+            await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: null });
             return [];
           }
+          const seen = res.entries.length;
+          // the new and duplicate counts are known once the run has de-duplicated and stored them
+          results.push(
+            result({
+              httpStatus: res.status ?? 200,
+              itemsSeen: seen,
+              itemsNew: seen ? null : 0,
+              itemsDuplicate: seen ? null : 0,
+            }),
+          );
           await d.sources.recordFetch(source.id, {
             etag: res.etag,
             lastModified: res.lastModified,
-            lastFetchedAt: d.now(),
+            lastFetchedAt: startedAt,
             lastError: null,
           });
           return res.entries.map((entry) => ({ source, entry }));
         } catch (err) {
           d.registry.count(run.id, 'sources_failed');
+          const problem = feedProblemOf(err);
           log.warn({
             event: 'scraper.source.failed',
             run_id: run.id,
@@ -120,11 +168,19 @@ export function createStages(d: StageDeps): PipelineStages {
             url: source.url,
             error: message(err),
           });
-          await d.sources.recordFetch(source.id, { lastFetchedAt: d.now(), lastError: message(err) });
+          results.push(
+            result({
+              httpStatus: problem.httpStatus ?? null,
+              errorCode: problem.code,
+              error: problem.message,
+            }),
+          );
+          await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: message(err) });
           return [];
         }
       });
-      const entries = perSource.flat();
+      await d.sources.addFetchResults(results);
+      const entries = perSourceEntries.flat();
       d.registry.count(run.id, 'sources', sources.length);
       d.registry.count(run.id, 'discovered', entries.length);
       return { sources, entries };
@@ -199,6 +255,11 @@ export function createStages(d: StageDeps): PipelineStages {
       });
       const outcome = dedupCandidates(candidates, known);
       if (outcome.skipped.length) await d.runs.recordSkips(run.id, outcome.skipped);
+      // each candidate is either fresh or a duplicate: a source's duplicates are the rest
+      const fresh = perSource(outcome.fresh);
+      const duplicates = perSource(candidates);
+      for (const [id, n] of duplicates) duplicates.set(id, n - (fresh.get(id) ?? 0));
+      await d.sources.setFetchCounts(run.id, 'itemsDuplicate', duplicates);
       // what the skipped copies bring to stored articles is written now; to the fresh ones it
       // travels with them (merged fields, `alsoIn`) into publish
       if (outcome.enrichments.length) {
@@ -268,6 +329,11 @@ export function createStages(d: StageDeps): PipelineStages {
         });
       }
       d.registry.count(run.id, 'published', inserted.length);
+      await d.sources.setFetchCounts(
+        run.id,
+        'itemsNew',
+        perSource(inserted.map((row) => byUrl.get(row.canonicalUrl)!)),
+      );
       return { published: inserted.length };
     },
   };

@@ -6,7 +6,7 @@ import type { EventBatch, EventBus } from './event-bus.js';
 import { normalizeTrigger } from '../../domain/runs.js';
 import { RunRecorder } from '../runs/run-recorder.js';
 import type { PipelineEvents } from './pipeline.events.js';
-import type { RunRecord, RunStatus, RunStore } from './pipeline.ports.js';
+import type { RunRecord, RunScope, RunStatus, RunStore } from './pipeline.ports.js';
 import type { PipelineStages, RunInfo } from './pipeline.stages.js';
 import type { RunRegistry } from './run-registry.js';
 
@@ -236,16 +236,23 @@ export class ScraperService {
     private readonly logger: Logger,
   ) {}
 
-  /** Starts a run in the background and answers its id at once (POST /admin/scraper/runs). */
-  async start(trigger = 'admin'): Promise<{ run_id: string }> {
-    const { run, done } = await this.launch(trigger);
+  /**
+   * Starts a run in the background and answers its id at once (POST /admin/scraper/runs; with a
+   * source scope, POST /admin/sources/{id}/fetch).
+   */
+  async start(trigger = 'admin', scope?: RunScope): Promise<{ run_id: string }> {
+    const { run, done } = await this.launch(trigger, undefined, scope);
     void done;
     return { run_id: run.id };
   }
 
-  /** Runs to the end (CLI, cron). */
-  async runNow(trigger: string, progress?: ProgressFn): Promise<RunView & { error: string | null }> {
-    const { run, done } = await this.launch(trigger, progress);
+  /** Runs to the end (CLI, cron; the cron reads only the sources that are due). */
+  async runNow(
+    trigger: string,
+    progress?: ProgressFn,
+    scope?: RunScope,
+  ): Promise<RunView & { error: string | null }> {
+    const { run, done } = await this.launch(trigger, progress, scope);
     const outcome = await done;
     return {
       ...view({ ...run, status: outcome.status, counts: outcome.counts, finishedAt: new Date() }),
@@ -264,7 +271,7 @@ export class ScraperService {
     await this.current?.catch(() => undefined);
   }
 
-  private async launch(trigger: string, progress?: ProgressFn) {
+  private async launch(trigger: string, progress?: ProgressFn, scope?: RunScope) {
     if (this.current) throw conflict('a scraper run is already in progress', 'run_in_progress');
     const correlationId = currentCorrelationId() ?? newCorrelationId();
     let release!: () => void;
@@ -275,7 +282,7 @@ export class ScraperService {
         correlationId,
         kind: 'scrape',
       });
-      const info: RunInfo = { id: run.id, correlationId, trigger };
+      const info: RunInfo = { id: run.id, correlationId, trigger, ...(scope ? { scope } : {}) };
       const recorder = new RunRecorder(run.id, this.runs, this.logger);
       const track: ProgressFn = (p) => {
         progress?.(p);

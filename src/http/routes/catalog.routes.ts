@@ -18,17 +18,6 @@ const TopicOut = Type.Object({
   description: Nullable(Type.String()),
   is_active: Type.Boolean(),
 });
-const SourceKind = Type.Union([Type.Literal('rss'), Type.Literal('arxiv')]);
-const SourceOut = Type.Object({
-  id: Uuid(),
-  topic_id: Uuid(),
-  name: Type.String(),
-  kind: SourceKind,
-  url: Type.String(),
-  enabled: Type.Boolean(),
-  last_fetched_at: Nullable(Type.String()),
-  last_error: Nullable(Type.String()),
-});
 const ProviderType = Type.Union([Type.Literal('text'), Type.Literal('multimodal')]);
 const ProviderOut = Type.Object({
   id: Uuid(),
@@ -49,13 +38,6 @@ const topicFields = {
   name: Name,
   description: Type.Optional(Nullable(Text(2000))),
   is_active: Type.Optional(Type.Boolean()),
-};
-const sourceFields = {
-  topic_id: Uuid(),
-  name: Name,
-  kind: SourceKind,
-  url: HttpUrl,
-  enabled: Type.Optional(Type.Boolean()),
 };
 const providerFields = {
   name: Name,
@@ -179,30 +161,7 @@ export const catalogRoutes =
       remove: (id) => c.deleteTopic(id),
     });
 
-    app.get(
-      '/admin/sources',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          querystring: Obj({ topic_id: Type.Optional(Uuid()) }),
-          response: { 200: Type.Array(SourceOut), ...errors(401, 403) },
-        },
-      },
-      async (req) => c.listSources(req.query.topic_id),
-    );
-    adminWrites(app, {
-      path: '/admin/sources',
-      out: SourceOut,
-      fields: sourceFields,
-      // 404: the topic named by topic_id does not exist
-      createErrors: [404, 409],
-      updateErrors: [404, 409],
-      create: (body) => c.createSource(body),
-      update: (id, body) => c.updateSource(id, body),
-      remove: (id) => c.deleteSource(id),
-    });
+    // sources: sources.routes.ts
 
     app.get(
       '/admin/providers',

@@ -17,11 +17,13 @@ type AtomText = { value: string; type?: string };
 type JsonItem = JsonFeed.Item<string>;
 
 /** plain text: one line, controls removed, null when empty */
-const plain = (s: string | null | undefined): string | null => (s ? cleanText(oneLine(s)) || null : null);
+export const plain = (s: string | null | undefined): string | null =>
+  s ? cleanText(oneLine(s)) || null : null;
 /** text that may carry markup (RSS titles and descriptions, Atom html/xhtml) */
-const fromHtml = (s: string | null | undefined): string | null => (s ? plain(inlineHtmlToText(s)) : null);
+export const fromHtml = (s: string | null | undefined): string | null =>
+  s ? plain(inlineHtmlToText(s)) : null;
 /** an Atom text construct: `text` is plain, `html` is escaped markup, `xhtml` is inline markup */
-const atomText = (t: AtomText | undefined): string | null =>
+export const atomText = (t: AtomText | undefined): string | null =>
   !t ? null : (t.type ?? 'text').toLowerCase() === 'text' ? plain(t.value) : fromHtml(t.value);
 /** full content kept as markup or text, only cleaned */
 const content = (s: string | null | undefined): string | null => cleanOptional(s?.trim());

@@ -3,7 +3,7 @@ import { extractPage } from '../../application/pipeline/text-extract.js';
 import type { SourceKind } from '../../domain/catalog.js';
 import { FetchError, type HttpFetcher } from './http-fetcher.js';
 
-const FEED_ACCEPT =
+export const FEED_ACCEPT =
   'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5';
 
 /** Reads RSS/Atom/JSON feeds and arXiv API queries with a conditional GET. */
@@ -20,9 +20,10 @@ export class HttpFeedReader implements FeedReader {
     if (source.etag) headers['if-none-match'] = source.etag;
     if (source.lastModified) headers['if-modified-since'] = source.lastModified;
     const doc = await this.http.get(source.url, headers);
-    if (doc.status === 304) return { notModified: true };
+    if (doc.status === 304) return { notModified: true, status: 304 };
     return {
       notModified: false,
+      status: doc.status,
       // feedsmith loads with the first feed read, not at start (idle memory)
       entries: (await import('./feed-parser.js')).parseFeed(doc.body, doc.url),
       etag: doc.headers.get('etag'),

@@ -6,6 +6,7 @@
  */
 import type { Agent, Response } from 'undici';
 import { FetchRefusedError } from '../../application/pipeline/pipeline.ports.js';
+import type { FeedProblemCode } from '../../domain/catalog.js';
 import { OutboundGuard } from '../http/outbound-guard.js';
 import { decodeBody } from './charset.js';
 
@@ -49,6 +50,8 @@ export class FetchError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** what went wrong, for the admin's fetch history (feedProblemOf) */
+    readonly problem: FeedProblemCode = status === undefined ? 'network' : 'http_status',
   ) {
     super(message);
     this.name = 'FetchError';
@@ -124,7 +127,7 @@ export class HttpFetcher {
       for (let hop = 0; ; hop++) {
         const u = new URL(current);
         if (u.protocol !== 'http:' && u.protocol !== 'https:')
-          throw new FetchError(`unsupported URL ${current}`);
+          throw new FetchError(`unsupported URL ${current}`, undefined, 'unknown');
         const dispatcher = opts.untrusted || u.hostname !== origin ? guarded : open;
         const result = await this.limiter.run(
           u.host,
@@ -150,9 +153,9 @@ export class HttpFetcher {
           },
         );
         if ('doc' in result) return result.doc;
-        if (!result.redirect) throw new FetchError('redirect without a location');
+        if (!result.redirect) throw new FetchError('redirect without a location', undefined, 'redirects');
         if (hop >= this.limits.maxRedirects)
-          throw new FetchError(`more than ${this.limits.maxRedirects} redirects`);
+          throw new FetchError(`more than ${this.limits.maxRedirects} redirects`, undefined, 'redirects');
         current = new URL(result.redirect, current).toString();
       }
     } catch (err) {
@@ -160,7 +163,7 @@ export class HttpFetcher {
       const e = err as Error;
       if (e.cause instanceof FetchRefusedError) throw e.cause;
       if (e.name === 'TimeoutError' || e.name === 'AbortError')
-        throw new FetchError(`timed out after ${this.limits.timeoutMs} ms`);
+        throw new FetchError(`timed out after ${this.limits.timeoutMs} ms`, undefined, 'timeout');
       throw new FetchError(
         `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`,
       );
@@ -171,7 +174,7 @@ export class HttpFetcher {
     const declared = Number(res.headers.get('content-length') ?? '0');
     if (declared > this.limits.maxBytes) {
       await res.body?.cancel();
-      throw new FetchError(`body larger than ${this.limits.maxBytes} bytes`);
+      throw new FetchError(`body larger than ${this.limits.maxBytes} bytes`, undefined, 'too_large');
     }
     if (!res.body) return new Uint8Array();
     const reader = res.body.getReader();
@@ -183,7 +186,7 @@ export class HttpFetcher {
       size += value.byteLength;
       if (size > this.limits.maxBytes) {
         await reader.cancel();
-        throw new FetchError(`body larger than ${this.limits.maxBytes} bytes`);
+        throw new FetchError(`body larger than ${this.limits.maxBytes} bytes`, undefined, 'too_large');
       }
       parts.push(value);
     }

@@ -1329,6 +1329,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** Sources with their latest fetch result and next scheduled fetch */
     get: {
       parameters: {
         query?: {
@@ -1348,12 +1349,41 @@ export interface paths {
           content: {
             'application/json': {
               enabled: boolean;
+              fetch_interval_minutes: number;
               /** Format: uuid */
               id: string;
               kind: 'rss' | 'arxiv';
               last_error: string | null;
+              last_fetch: {
+                duration_ms: number;
+                error: string | null;
+                error_code:
+                  | (
+                      | 'http_status'
+                      | 'timeout'
+                      | 'too_large'
+                      | 'redirects'
+                      | 'network'
+                      | 'refused'
+                      | 'not_a_feed'
+                      | 'malformed'
+                      | 'no_feed_found'
+                      | 'unknown'
+                    )
+                  | null;
+                http_status: number | null;
+                /** Format: uuid */
+                id: string;
+                items_duplicate: number | null;
+                items_new: number | null;
+                items_seen: number;
+                run_id: string | null;
+                /** Format: date-time */
+                started_at: string;
+              } | null;
               last_fetched_at: string | null;
               name: string;
+              next_fetch_at: string | null;
               /** Format: uuid */
               topic_id: string;
               url: string;
@@ -1381,6 +1411,7 @@ export interface paths {
       };
     };
     put?: never;
+    /** Add a source; its URL must answer a feed (422 source_not_a_feed) unless force */
     post: {
       parameters: {
         query?: never;
@@ -1392,8 +1423,13 @@ export interface paths {
         content: {
           'application/json': {
             enabled?: boolean;
+            /** @description minutes between scheduled reads (default 60) */
+            fetch_interval_minutes?: number;
+            /** @description save without checking that the URL answers a feed (default false) */
+            force?: boolean;
             kind: 'rss' | 'arxiv';
-            name: string;
+            /** @description default: the feed's own title */
+            name?: string;
             /** Format: uuid */
             topic_id: string;
             url: string;
@@ -1409,12 +1445,41 @@ export interface paths {
           content: {
             'application/json': {
               enabled: boolean;
+              fetch_interval_minutes: number;
               /** Format: uuid */
               id: string;
               kind: 'rss' | 'arxiv';
               last_error: string | null;
+              last_fetch: {
+                duration_ms: number;
+                error: string | null;
+                error_code:
+                  | (
+                      | 'http_status'
+                      | 'timeout'
+                      | 'too_large'
+                      | 'redirects'
+                      | 'network'
+                      | 'refused'
+                      | 'not_a_feed'
+                      | 'malformed'
+                      | 'no_feed_found'
+                      | 'unknown'
+                    )
+                  | null;
+                http_status: number | null;
+                /** Format: uuid */
+                id: string;
+                items_duplicate: number | null;
+                items_new: number | null;
+                items_seen: number;
+                run_id: string | null;
+                /** Format: date-time */
+                started_at: string;
+              } | null;
               last_fetched_at: string | null;
               name: string;
+              next_fetch_at: string | null;
               /** Format: uuid */
               topic_id: string;
               url: string;
@@ -1533,6 +1598,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
+    /** Edit a source; a new URL is checked like a new source unless force */
     patch: {
       parameters: {
         query?: never;
@@ -1546,7 +1612,12 @@ export interface paths {
         content: {
           'application/json': {
             enabled?: boolean;
+            /** @description minutes between scheduled reads (default 60) */
+            fetch_interval_minutes?: number;
+            /** @description save without checking that the URL answers a feed (default false) */
+            force?: boolean;
             kind?: 'rss' | 'arxiv';
+            /** @description default: the feed's own title */
             name?: string;
             /** Format: uuid */
             topic_id?: string;
@@ -1563,12 +1634,41 @@ export interface paths {
           content: {
             'application/json': {
               enabled: boolean;
+              fetch_interval_minutes: number;
               /** Format: uuid */
               id: string;
               kind: 'rss' | 'arxiv';
               last_error: string | null;
+              last_fetch: {
+                duration_ms: number;
+                error: string | null;
+                error_code:
+                  | (
+                      | 'http_status'
+                      | 'timeout'
+                      | 'too_large'
+                      | 'redirects'
+                      | 'network'
+                      | 'refused'
+                      | 'not_a_feed'
+                      | 'malformed'
+                      | 'no_feed_found'
+                      | 'unknown'
+                    )
+                  | null;
+                http_status: number | null;
+                /** Format: uuid */
+                id: string;
+                items_duplicate: number | null;
+                items_new: number | null;
+                items_seen: number;
+                run_id: string | null;
+                /** Format: date-time */
+                started_at: string;
+              } | null;
               last_fetched_at: string | null;
               name: string;
+              next_fetch_at: string | null;
               /** Format: uuid */
               topic_id: string;
               url: string;
@@ -1622,6 +1722,300 @@ export interface paths {
         };
       };
     };
+    trace?: never;
+  };
+  '/admin/sources/{id}/fetch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a scraper run of this one source; it continues in the background */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              run_id: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/sources/{id}/fetches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The source's last 20 fetch results, newest first */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              duration_ms: number;
+              error: string | null;
+              error_code:
+                | (
+                    | 'http_status'
+                    | 'timeout'
+                    | 'too_large'
+                    | 'redirects'
+                    | 'network'
+                    | 'refused'
+                    | 'not_a_feed'
+                    | 'malformed'
+                    | 'no_feed_found'
+                    | 'unknown'
+                  )
+                | null;
+              http_status: number | null;
+              /** Format: uuid */
+              id: string;
+              items_duplicate: number | null;
+              items_new: number | null;
+              items_seen: number;
+              run_id: string | null;
+              /** Format: date-time */
+              started_at: string;
+            }[];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/sources/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read a URL as the scraper would: the feed's title, format, item count and newest item, the feeds an HTML page links to, or why it is not a feed */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            url: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              discovered: {
+                title: string | null;
+                type: ('rss' | 'atom' | 'json') | null;
+                url: string;
+              }[];
+              feed: {
+                format: 'rss' | 'rdf' | 'atom' | 'json';
+                item_count: number;
+                newest: {
+                  published_at: string | null;
+                  title: string;
+                  url: string;
+                } | null;
+                title: string | null;
+              } | null;
+              final_url: string | null;
+              http_status: number | null;
+              page_title: string | null;
+              problem: {
+                code:
+                  | 'http_status'
+                  | 'timeout'
+                  | 'too_large'
+                  | 'redirects'
+                  | 'network'
+                  | 'refused'
+                  | 'not_a_feed'
+                  | 'malformed'
+                  | 'no_feed_found'
+                  | 'unknown';
+                http_status?: number;
+                line?: number;
+                message: string;
+              } | null;
+              requested_url: string;
+              status: 'feed' | 'page' | 'problem';
+              /** @description the address to save (the feed the page links to, when one) */
+              url: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/admin/tags': {
@@ -4192,7 +4586,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One trace, normalized to batches */
+    /** One trace, normalized to batches (404 trace_not_found when the store has no such trace) */
     get: {
       parameters: {
         query?: never;
@@ -4224,6 +4618,15 @@ export interface paths {
         };
         /** @description Default Response */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
           headers: {
             [name: string]: unknown;
           };

@@ -25,6 +25,7 @@ const sourceOf = (r: typeof sources.$inferSelect): Source => ({
   kind: r.kind,
   url: r.url,
   enabled: r.enabled,
+  fetchIntervalMinutes: r.fetchIntervalMinutes,
   etag: r.etag,
   lastModified: r.lastModified,
   lastFetchedAt: r.lastFetchedAt,

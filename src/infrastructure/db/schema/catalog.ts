@@ -1,4 +1,5 @@
-import { boolean, pgTable, text, timestamp, uuid, unique } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, integer, pgTable, text, timestamp, uuid, unique } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 
 export const topics = pgTable('topics', {
@@ -22,6 +23,8 @@ export const sources = pgTable(
     kind: text('kind', { enum: ['rss', 'arxiv'] }).notNull(),
     url: text('url').notNull(),
     enabled: boolean('enabled').notNull().default(true),
+    /** minutes between scheduled reads (FETCH_INTERVAL in src/domain/catalog.ts) */
+    fetchIntervalMinutes: integer('fetch_interval_minutes').notNull().default(60),
     /** conditional GET state, kept between runs */
     etag: text('etag'),
     lastModified: text('last_modified'),
@@ -30,7 +33,10 @@ export const sources = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [unique('sources_topic_url_uq').on(t.topicId, t.url)],
+  (t) => [
+    unique('sources_topic_url_uq').on(t.topicId, t.url),
+    check('sources_fetch_interval_ck', sql`${t.fetchIntervalMinutes} between 5 and 10080`),
+  ],
 );
 
 export const providers = pgTable('providers', {

@@ -6,3 +6,4 @@ export * from './tags.js';
 export * from './reports.js';
 export * from './pipeline.js';
 export * from './reader.js';
+export * from './source-fetches.js';

@@ -1,0 +1,159 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { useI18n } from '../../../lib/i18n';
+import { TopicSelect } from '../../../lib/topic-select';
+import { errorMessage } from '../../../lib/ui';
+import { usePreview, type SourcePreview, type useSourceWrites } from '../api/sources';
+import { useSourceText } from '../source-messages';
+import { PreviewPanel } from './source-preview';
+
+type Create = ReturnType<typeof useSourceWrites>['create'];
+
+/** "every" choices of the interval field (any whole number from 5 to 10080 is accepted) */
+export const INTERVAL_LIST = 'source-intervals';
+export function IntervalOptions() {
+  return (
+    <datalist id={INTERVAL_LIST}>
+      {[15, 30, 60, 180, 360, 720, 1440, 10_080].map((m) => (
+        <option key={m} value={m} />
+      ))}
+    </datalist>
+  );
+}
+
+/**
+ * Adding a source: the address is checked first (Check) and what it is shows below it: a feed with
+ * its title, item count and newest item; the feeds a site's page links to (pick one); or why it is
+ * not a feed, with "Save anyway" for an intranet feed that is down for now. The server checks again
+ * on save.
+ */
+export function SourceCreateForm({ create }: { create: Create }) {
+  const { t } = useI18n();
+  const text = useSourceText();
+  const preview = usePreview();
+  const [url, setUrl] = useState('');
+  const [checked, setChecked] = useState<SourcePreview | null>(null);
+  const [force, setForce] = useState(false);
+
+  const check = (address: string) => {
+    setForce(false);
+    preview.mutate(address, {
+      onSuccess: (p) => {
+        setChecked(p);
+        // the site's one feed (or the one picked) is what gets saved
+        if (p.status === 'feed') setUrl(p.url);
+      },
+      onError: () => setChecked(null),
+    });
+  };
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const name = String(f.get('name') ?? '').trim();
+    create.mutate(
+      {
+        topic_id: String(f.get('topic_id')),
+        kind: String(f.get('kind')),
+        url,
+        fetch_interval_minutes: Number(f.get('fetch_interval_minutes')),
+        ...(name ? { name } : {}),
+        ...(force ? { force: true } : {}),
+      },
+      {
+        onSuccess: () => {
+          form.reset();
+          setUrl('');
+          setChecked(null);
+          setForce(false);
+          preview.reset();
+        },
+      },
+    );
+  };
+  const current = checked && (checked.url === url || checked.requested_url === url) ? checked : null;
+  // the check said this address is no feed, or (unchecked) the server refused to save it for that
+  const refusedHere =
+    create.error instanceof ApiError &&
+    create.error.code === 'source_not_a_feed' &&
+    create.variables?.url === url;
+  const notFeed = current ? current.status === 'problem' : refusedHere;
+  // a page with several feeds: one is picked, the page itself is never saved
+  const mustPick = current?.status === 'page';
+  return (
+    <form className="source-create" onSubmit={submit} aria-label={text.addTitle}>
+      <h3>{text.addTitle}</h3>
+      <div className="row source-url-row">
+        <label className="grow">
+          {text.url}
+          <input
+            name="url"
+            type="url"
+            required
+            pattern="https?://.+"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://"
+          />
+        </label>
+        <button
+          type="button"
+          disabled={!/^https?:\/\/.+/.test(url) || preview.isPending}
+          onClick={() => check(url)}
+        >
+          {preview.isPending ? text.checking : text.check}
+        </button>
+      </div>
+      {preview.isError && (
+        <p className="form-error" role="alert">
+          {errorMessage(preview.error, t('common.error'))}
+        </p>
+      )}
+      {current && (
+        <PreviewPanel
+          p={current}
+          onPick={(picked) => {
+            setUrl(picked);
+            check(picked);
+          }}
+        />
+      )}
+      <div className="row">
+        <TopicSelect label={t('articles.topic')} plainLabel name="topic_id" required />
+        <label>
+          {text.name}
+          <input name="name" maxLength={120} placeholder={current?.feed?.title ?? text.namePlaceholder} />
+        </label>
+        <label>
+          {t('admin.catalog.kind')}
+          <select name="kind">
+            <option value="rss">RSS / Atom / JSON Feed</option>
+            <option value="arxiv">arXiv</option>
+          </select>
+        </label>
+        <label>
+          {text.interval}
+          <input
+            name="fetch_interval_minutes"
+            type="number"
+            min={5}
+            max={10_080}
+            step={1}
+            defaultValue={60}
+            required
+            list={INTERVAL_LIST}
+          />
+        </label>
+      </div>
+      {notFeed && (
+        <label className="checkbox">
+          <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
+          {text.saveAnyway}
+        </label>
+      )}
+      <button type="submit" disabled={create.isPending || mustPick || (notFeed && !force)}>
+        {text.add}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { useI18n } from '../../../lib/i18n';
+import { TopicSelect } from '../../../lib/topic-select';
+import { useTopics } from '../../../lib/topics';
+import type { SourceRow, useSourceWrites } from '../api/sources';
+import { fill, useCatalogText } from '../messages';
+import { useSourceText } from '../source-messages';
+import { INTERVAL_LIST } from './source-create-form';
+
+type Update = ReturnType<typeof useSourceWrites>['update'];
+
+/**
+ * Editing a source: name, address, topic, kind and fetch interval. A new address is checked like a
+ * new source; when it is refused as no feed, "Save anyway" appears.
+ */
+export function SourceEditForm({
+  source,
+  update,
+  onDone,
+}: {
+  source: SourceRow;
+  update: Update;
+  onDone(): void;
+}) {
+  const { t } = useI18n();
+  const catalog = useCatalogText();
+  const text = useSourceText();
+  const [force, setForce] = useState(false);
+  // a source of an inactive topic keeps it: the select lists active topics only
+  const topicListed = useTopics().data?.some((x) => x.id === source.topic_id) ?? false;
+  const refused =
+    update.variables?.id === source.id &&
+    update.error instanceof ApiError &&
+    update.error.code === 'source_not_a_feed';
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    update.mutate(
+      {
+        id: source.id,
+        name: String(f.get('name')).trim(),
+        url: String(f.get('url')).trim(),
+        ...(topicListed ? { topic_id: String(f.get('topic_id')) } : {}),
+        kind: String(f.get('kind')),
+        fetch_interval_minutes: Number(f.get('fetch_interval_minutes')),
+        ...(force ? { force: true } : {}),
+      },
+      { onSuccess: onDone },
+    );
+  };
+  const label = fill(catalog.editing, { name: source.name });
+  return (
+    <form className="row" onSubmit={submit} aria-label={label}>
+      <label>
+        {text.name}
+        <input name="name" required maxLength={120} defaultValue={source.name} />
+      </label>
+      <label className="grow">
+        {t('admin.catalog.url')}
+        <input name="url" type="url" required pattern="https?://.+" defaultValue={source.url} />
+      </label>
+      {topicListed && (
+        <TopicSelect
+          label={t('articles.topic')}
+          plainLabel
+          name="topic_id"
+          required
+          defaultValue={source.topic_id}
+        />
+      )}
+      <label>
+        {t('admin.catalog.kind')}
+        <select name="kind" defaultValue={source.kind}>
+          <option value="rss">RSS / Atom / JSON Feed</option>
+          <option value="arxiv">arXiv</option>
+        </select>
+      </label>
+      <label>
+        {text.interval}
+        <input
+          name="fetch_interval_minutes"
+          type="number"
+          min={5}
+          max={10_080}
+          step={1}
+          required
+          list={INTERVAL_LIST}
+          defaultValue={source.fetch_interval_minutes}
+        />
+      </label>
+      {refused && (
+        <label className="checkbox">
+          <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
+          {text.saveAnyway}
+        </label>
+      )}
+      <button type="submit" disabled={update.isPending}>
+        {catalog.save}
+      </button>
+      <button type="button" onClick={onDone}>
+        {catalog.cancel}
+      </button>
+    </form>
+  );
+}
