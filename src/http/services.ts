@@ -7,6 +7,7 @@ import type { SimilarArticlesService } from '../application/articles/similar.ser
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
+import type { OpmlService } from '../application/catalog/opml.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
@@ -33,6 +34,8 @@ export interface Services {
   catalog: CatalogService;
   /** POST /admin/providers/{id}/test */
   providerTest: ProviderTestService;
+  /** GET /admin/sources.opml, POST /admin/sources/opml */
+  opml: OpmlService;
   rateLimiter: RateLimiter;
   scraper: ScraperService;
   /** article jobs that failed for good (GET /admin/jobs/dead) */
