@@ -45,6 +45,11 @@ function rootName(xml: string): string | null {
   return /^<([A-Za-z_][\w.:-]*)/.exec(xml.slice(i, i + 200))?.[1]?.toLowerCase() ?? null;
 }
 
+const tooMany = () =>
+  invalid(
+    `the file has more than ${MAX_OUTLINES} outlines; split it into smaller files`,
+    'opml_too_many_outlines',
+  );
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
@@ -55,11 +60,7 @@ function toOutlines(parsed: ParsedOutline[] | undefined): OpmlOutline[] {
   const queue: { from: ParsedOutline[]; into: OpmlOutline[] }[] = [{ from: parsed ?? [], into: roots }];
   for (let item = queue.shift(); item; item = queue.shift()) {
     for (const p of item.from) {
-      if (++count > MAX_OUTLINES)
-        throw invalid(
-          `the file has more than ${MAX_OUTLINES} outlines; split it into smaller files`,
-          'opml_too_many_outlines',
-        );
+      if (++count > MAX_OUTLINES) throw tooMany();
       const o: OpmlOutline = {
         text: str(p.text),
         title: str(p.title),
@@ -95,6 +96,8 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
     const root = rootName(xml);
     if (root !== 'opml')
       throw invalid(root ? `not an OPML document (<${root}>)` : 'not an OPML document', 'opml_invalid');
+    // counted before parsing, so parse work and nesting depth stay bounded too
+    if ((xml.match(/<outline\b/gi)?.length ?? 0) > MAX_OUTLINES) throw tooMany();
     const valid = XMLValidator.validate(xml);
     if (valid !== true)
       throw invalid(
