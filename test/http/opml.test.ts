@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseOpml } from 'feedsmith';
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import { sources, topics } from '../../src/infrastructure/db/schema/index.js';
@@ -50,14 +50,19 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
     expect(res.statusCode).toBe(200);
     return res.body;
   };
-  const catalog = async () =>
-    (
-      await db()
-        .select({ topic: topics.name, name: sources.name, url: sources.url, kind: sources.kind, enabled: sources.enabled })
-        .from(sources)
-        .innerJoin(topics, (await import('drizzle-orm')).eq(topics.id, sources.topicId))
-        .orderBy(asc(sources.url))
-    ).map((r) => ({ ...r }));
+  /** every source with its topic's name, by URL */
+  const catalog = () =>
+    db()
+      .select({
+        topic: topics.name,
+        name: sources.name,
+        url: sources.url,
+        kind: sources.kind,
+        enabled: sources.enabled,
+      })
+      .from(sources)
+      .innerJoin(topics, eq(topics.id, sources.topicId))
+      .orderBy(asc(sources.url));
 
   beforeAll(async () => {
     t = await buildTestApp({ db: kind });
@@ -194,7 +199,7 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
     ]);
   });
 
-  it.each([
+  it.each<[string, string[]]>([
     ['miniflux-export.opml', ['Engineering', 'Science', '科技新聞']],
     ['freshrss-export.opml', ['Research & Papers', 'Uncategorized', 'Youtube']],
   ])('round trip of %s: every feed URL, title and category survives import and export', async (name, folders) => {
@@ -379,6 +384,16 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
       const started = performance.now();
       await refused(deep, 422, 'opml_too_many_outlines');
       expect(performance.now() - started).toBeLessThan(5000);
+      // nesting within the outline bound is read (the folder path becomes a capped topic name)
+      const nested = 4000;
+      const within = await upload(
+        opml(`${'<outline text="a">'.repeat(nested)}${feed}${'</outline>'.repeat(nested)}`),
+        '?dry_run=true',
+      );
+      expect(within.statusCode, within.body.slice(0, 200)).toBe(200);
+      const topic: string = within.json().sources[0].topic;
+      expect(topic.length).toBeLessThanOrEqual(120);
+      expect(topic).toMatch(/^a \/ a \/ .* a$/);
       // and the service still answers
       expect((await upload(opml(feed), '?dry_run=true')).statusCode).toBe(200);
     });

@@ -149,8 +149,9 @@ export function planImport(
     }
     return t;
   };
+  // a long path is cut at 120 characters, never right after a separator
   const folderName = (path: string[]) =>
-    path.length ? cap(path.join(FOLDER_SEPARATOR), NAME_MAX) : defaultTopic;
+    path.length ? cap(path.join(FOLDER_SEPARATOR), NAME_MAX).replace(/\s*\/$/, '') : defaultTopic;
   const refuse = (o: OpmlOutline, path: string[], reason: InvalidReason, url = o.xmlUrl) =>
     plan.invalid.push({
       folder: path.length ? path.join(FOLDER_SEPARATOR) : null,
