@@ -274,7 +274,7 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
     <outline text="No URL" type="rss"/>
     <outline text="Scraped page" type="HTML+XPath" xmlUrl="https://page.example.test/"/>
     <outline text="Control" type="rss" xmlUrl="https://ctl.example.test/&#1;rss"/>
-    <outline/>
+    <outline text="" category="/misc"/>
   </outline>
   <outline text="!!!">
     <outline text="Under a nameless folder" xmlUrl="https://nameless.example.test/rss"/>
@@ -384,8 +384,14 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
       const started = performance.now();
       await refused(deep, 422, 'opml_too_many_outlines');
       expect(performance.now() - started).toBeLessThan(5000);
-      // nesting within the outline bound is read (the folder path becomes a capped topic name)
-      const nested = 4000;
+      const tooDeep = 200;
+      await refused(
+        opml(`${'<outline text="a">'.repeat(tooDeep)}${feed}${'</outline>'.repeat(tooDeep)}`),
+        422,
+        'opml_too_deep',
+      );
+      // nesting within the parser's bound is read (the folder path becomes a capped topic name)
+      const nested = 90;
       const within = await upload(
         opml(`${'<outline text="a">'.repeat(nested)}${feed}${'</outline>'.repeat(nested)}`),
         '?dry_run=true',

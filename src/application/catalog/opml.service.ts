@@ -2,7 +2,7 @@ import { conflict, invalid } from '../../domain/errors.js';
 import type { Source, Topic } from '../../domain/catalog.js';
 import { oneLine, slugify } from '../../domain/text.js';
 import type { Clock } from '../shared/ports.js';
-import { NAME_MAX, planImport, type ImportPlan } from './opml-plan.js';
+import { NAME_MAX, planImport, type ImportPlan, type InvalidReason } from './opml-plan.js';
 import type { CatalogRepositories, CatalogTransactions, OpmlCodec } from './opml.ports.js';
 
 /** where feeds outside any folder go unless the request names another topic */
@@ -22,7 +22,7 @@ export interface OpmlImportResult {
     reason: 'in_catalog' | 'in_file';
     existing_topic: string;
   }[];
-  invalid: { folder: string | null; text: string; url: string | null; reason: string }[];
+  invalid: { folder: string | null; text: string; url: string | null; reason: InvalidReason }[];
   /** what was written (zeros for a dry run) */
   created: { topics: number; sources: number };
 }

@@ -108,7 +108,10 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
     try {
       doc = parseOpml(xml, { extraOutlineAttributes: EXTRA });
     } catch (err) {
-      if (err instanceof RangeError) throw invalid('the outlines are nested too deeply', 'opml_too_deep');
+      // fast-xml-parser stops at 100 nested elements (opml and body included)
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? '';
+      if (err instanceof RangeError || /nested/i.test(cause))
+        throw invalid('the outlines are nested more than 90 levels deep', 'opml_too_deep');
       throw invalid('the file is not an OPML document', 'opml_invalid');
     }
     return { title: str(doc.head?.title), outlines: toOutlines(doc.body?.outlines) };
