@@ -117,9 +117,10 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
         const exported = readFileSync((await download.path())!, 'utf8');
         expect(feedsOf(exported)).toEqual(feedsOf(readFileSync(FILE, 'utf8')));
         expect(feedsOf(exported)).toHaveLength(12);
-        expect(
-          ((parseOpml(exported).body?.outlines ?? []) as Outline[]).map((o) => o.text),
-        ).toEqual(['Climate Research', 'Quantum Computing']);
+        expect(((parseOpml(exported).body?.outlines ?? []) as Outline[]).map((o) => o.text)).toEqual([
+          'Climate Research',
+          'Quantum Computing',
+        ]);
 
         // the same file again: every feed a duplicate, nothing to confirm
         await s.getByRole('button', { name: text.preview }).click();

@@ -22,8 +22,7 @@ function feedsOf(xml: string): Feed[] {
   const out: Feed[] = [];
   const walk = (list: Outline[] | undefined, folder: string) => {
     for (const o of list ?? []) {
-      if (typeof o.xmlUrl === 'string')
-        out.push({ folder, title: String(o.title ?? o.text), url: o.xmlUrl });
+      if (typeof o.xmlUrl === 'string') out.push({ folder, title: String(o.title ?? o.text), url: o.xmlUrl });
       else walk(o.outlines, String(o.text ?? o.title));
     }
   };
@@ -202,22 +201,25 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
   it.each<[string, string[]]>([
     ['miniflux-export.opml', ['Engineering', 'Science', '科技新聞']],
     ['freshrss-export.opml', ['Research & Papers', 'Uncategorized', 'Youtube']],
-  ])('round trip of %s: every feed URL, title and category survives import and export', async (name, folders) => {
-    const file = fixture(name).toString('utf8');
-    const res = await upload(file);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ duplicates: [], invalid: [] });
-    const xml = await exportXml();
-    expect(feedsOf(xml)).toEqual(feedsOf(file));
-    expect(foldersOf(xml)).toEqual(folders);
-    expect(feedsOf(xml).length).toBe(res.json().created.sources);
+  ])(
+    'round trip of %s: every feed URL, title and category survives import and export',
+    async (name, folders) => {
+      const file = fixture(name).toString('utf8');
+      const res = await upload(file);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ duplicates: [], invalid: [] });
+      const xml = await exportXml();
+      expect(feedsOf(xml)).toEqual(feedsOf(file));
+      expect(foldersOf(xml)).toEqual(folders);
+      expect(feedsOf(xml).length).toBe(res.json().created.sources);
 
-    // and the export imported into an empty catalog gives the same catalog back
-    const before = await catalog();
-    await db().delete(topics);
-    expect((await upload(xml)).json().created.sources).toBe(before.length);
-    expect(await catalog()).toEqual(before);
-  });
+      // and the export imported into an empty catalog gives the same catalog back
+      const before = await catalog();
+      await db().delete(topics);
+      expect((await upload(xml)).json().created.sources).toBe(before.length);
+      expect(await catalog()).toEqual(before);
+    },
+  );
 
   it('keeps Miniflux’s disabled flag, and our own kind and enabled, across a round trip', async () => {
     await upload(fixture('miniflux-export.opml'));
@@ -225,11 +227,25 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
 
     await db().delete(topics);
     const topic = (
-      await t.app.inject({ method: 'POST', url: '/admin/topics', headers: admin, payload: { name: 'Physics' } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/admin/topics',
+        headers: admin,
+        payload: { name: 'Physics' },
+      })
     ).json();
-    await t.app.inject({ method: 'POST', url: '/admin/topics', headers: admin, payload: { name: 'Empty topic' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/topics',
+      headers: admin,
+      payload: { name: 'Empty topic' },
+    });
     for (const payload of [
-      { name: 'arXiv hep-th', kind: 'arxiv', url: 'http://export.arxiv.org/api/query?search_query=cat:hep-th' },
+      {
+        name: 'arXiv hep-th',
+        kind: 'arxiv',
+        url: 'http://export.arxiv.org/api/query?search_query=cat:hep-th',
+      },
       { name: 'Paused <feed> & co', kind: 'rss', url: 'https://paused.example.test/rss', enabled: false },
       { name: 'Plain', kind: 'rss', url: 'https://plain.example.test/rss' },
     ])
@@ -299,8 +315,18 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
       { folder: 'Science', text: 'Script', url: 'javascript:alert(1)', reason: 'not_http' },
       { folder: 'Science', text: 'Broken', url: 'http://', reason: 'bad_url' },
       { folder: 'Science', text: 'No URL', url: null, reason: 'missing_url' },
-      { folder: 'Science', text: 'Scraped page', url: 'https://page.example.test/', reason: 'unsupported_type' },
-      { folder: 'Science', text: 'Control', url: 'https://ctl.example.test/rss', reason: 'control_characters' },
+      {
+        folder: 'Science',
+        text: 'Scraped page',
+        url: 'https://page.example.test/',
+        reason: 'unsupported_type',
+      },
+      {
+        folder: 'Science',
+        text: 'Control',
+        url: 'https://ctl.example.test/rss',
+        reason: 'control_characters',
+      },
       { folder: 'Science', text: '', url: null, reason: 'empty_outline' },
       { folder: null, text: '!!!', url: null, reason: 'folder_name' },
     ]);
@@ -349,10 +375,17 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
         ']>',
       ].join('\n');
       const started = performance.now();
-      await refused(opml(`<outline text="&lol9;" xmlUrl="https://x.example.test/rss"/>`, laughs), 422, 'opml_entities_refused');
+      await refused(
+        opml(`<outline text="&lol9;" xmlUrl="https://x.example.test/rss"/>`, laughs),
+        422,
+        'opml_entities_refused',
+      );
       expect(performance.now() - started).toBeLessThan(1000);
       await refused(
-        opml('<outline text="&xxe;" xmlUrl="https://x.example.test/rss"/>', '<!DOCTYPE opml [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+        opml(
+          '<outline text="&xxe;" xmlUrl="https://x.example.test/rss"/>',
+          '<!DOCTYPE opml [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+        ),
         422,
         'opml_entities_refused',
       );
@@ -376,9 +409,9 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
     it('a file over 1 MiB is 413; more than 5,000 outlines or absurd nesting is 422', async () => {
       const big = opml(`<outline text="${'x'.repeat(1024 * 1024)}"/>`);
       await refused(big, 413, 'payload_too_large');
-      expect(await refused(opml('<outline text="x"/>'.repeat(5001)), 422, 'opml_too_many_outlines')).toContain(
-        '5000',
-      );
+      expect(
+        await refused(opml('<outline text="x"/>'.repeat(5001)), 422, 'opml_too_many_outlines'),
+      ).toContain('5000');
       const depth = 30_000;
       const deep = opml(`${'<outline text="a">'.repeat(depth)}${feed}${'</outline>'.repeat(depth)}`);
       const started = performance.now();

@@ -100,8 +100,7 @@ export class OpmlService {
       throw invalid('default_topic must contain letters or digits', 'invalid_name', [
         { path: '/default_topic', message: 'no letters or digits' },
       ]);
-    if (!bytes || bytes.length === 0)
-      throw invalid('the request carries no OPML document', 'opml_empty');
+    if (!bytes || bytes.length === 0) throw invalid('the request carries no OPML document', 'opml_empty');
     const doc = this.codec.parse(bytes, opts.contentType);
     if (opts.dryRun) {
       const plan = planImport(doc, await this.catalog.transaction(snapshot), defaultTopic);

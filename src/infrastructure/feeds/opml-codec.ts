@@ -68,8 +68,7 @@ function toOutlines(parsed: ParsedOutline[] | undefined): OpmlOutline[] {
         xmlUrl: str(p.xmlUrl),
         htmlUrl: str(p.htmlUrl),
         kind: str(p['ais:kind']),
-        enabled:
-          str(p['ais:enabled']) === 'false' || str(p['miniflux:disabled']) === 'true' ? false : null,
+        enabled: str(p['ais:enabled']) === 'false' || str(p['miniflux:disabled']) === 'true' ? false : null,
         children: [],
       };
       item.into.push(o);
@@ -91,7 +90,10 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
     // OPML needs no DTD: a declared entity can only be an attempt at expansion (billion laughs) or
     // at reading a file (XXE), so the document is refused rather than read with them left literal
     if (/<!ENTITY/i.test(text))
-      throw invalid('the file declares XML entities, which an OPML file never needs', 'opml_entities_refused');
+      throw invalid(
+        'the file declares XML entities, which an OPML file never needs',
+        'opml_entities_refused',
+      );
     const xml = text.replace(BARE_AMPERSAND, '&amp;');
     const root = rootName(xml);
     if (root !== 'opml')

@@ -1,7 +1,4 @@
-import type {
-  CatalogRepositories,
-  CatalogTransactions,
-} from '../../../application/catalog/opml.ports.js';
+import type { CatalogRepositories, CatalogTransactions } from '../../../application/catalog/opml.ports.js';
 import type { Db } from '../client.js';
 import { DrizzleSourceRepository, DrizzleTopicRepository } from './catalog.repository.js';
 

@@ -67,13 +67,25 @@ function PlanTable({
           ))}
         </tbody>
       </table>
-      {rows.length > ROWS_SHOWN && <p className="muted">{fill(text.more, { n: rows.length - ROWS_SHOWN })}</p>}
+      {rows.length > ROWS_SHOWN && (
+        <p className="muted">{fill(text.more, { n: rows.length - ROWS_SHOWN })}</p>
+      )}
     </div>
   );
 }
 
 /** A preview (dry run) or the result of an import: counts, then topics, sources, duplicates, errors. */
-function Plan({ plan, file, text, children }: { plan: OpmlImport; file: string; text: OpmlText; children?: ReactNode }) {
+function Plan({
+  plan,
+  file,
+  text,
+  children,
+}: {
+  plan: OpmlImport;
+  file: string;
+  text: OpmlText;
+  children?: ReactNode;
+}) {
   const done = !plan.dry_run;
   const newTopics = plan.topics.filter((t) => t.action === 'create').length;
   const counts: [string, number][] = [
