@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseOpml } from 'feedsmith';
 import { sources, topics } from '../../src/infrastructure/db/schema/index.js';
-import { ROOT, VIEWPORTS, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { ROOT, SCREENSHOTS, VIEWPORTS, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
 const FILE = join(ROOT, 'test', 'fixtures', 'opml', 'two-topics-12-feeds.opml');
 
@@ -65,6 +65,11 @@ const count = async (page: Page, label: string) =>
       .locator('dd')
       .innerText(),
   );
+/** full-page screenshots from the top, so the sticky header stays at the top of the picture */
+const shoot = async (page: Page, name: string) => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await env.screenshot(page, name);
+};
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -92,8 +97,10 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
         expect(await s.getByTestId('opml-sources').innerText()).toContain('量子計算期刊');
         expect(await db().select().from(sources)).toEqual([]);
         expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
-        await s.scrollIntoViewIfNeeded();
-        await env.screenshot(page, `admin-opml-preview-${device}-${lang}`);
+        await shoot(page, `admin-opml-preview-${device}-${lang}`);
+        // the section alone (a phone's full page is too tall to read)
+        if (device === 'phone')
+          await s.screenshot({ path: join(SCREENSHOTS, `admin-opml-section-phone-${lang}.png`) });
 
         // confirm: the result, the rows in the database and in the sources table above
         await s.getByRole('button', { name: text.confirm }).click();
@@ -106,7 +113,7 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
           .poll(() => page.locator('section[aria-labelledby="sources-title"] tbody tr').count())
           .toBe(12);
         expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
-        await env.screenshot(page, `admin-opml-result-${device}-${lang}`);
+        await shoot(page, `admin-opml-result-${device}-${lang}`);
 
         // export: a dated .opml download with the same folders and feeds as the imported file
         const [download] = await Promise.all([
@@ -128,7 +135,7 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
         expect(await s.getByTestId('opml-duplicates').locator('tbody tr').count()).toBe(12);
         expect(await s.getByTestId('opml-duplicates').innerText()).toContain(text.duplicate);
         expect(await s.getByRole('button', { name: text.confirm }).isDisabled()).toBe(true);
-        if (device === 'desktop') await env.screenshot(page, `admin-opml-duplicates-${device}-${lang}`);
+        if (device === 'desktop') await shoot(page, `admin-opml-duplicates-${device}-${lang}`);
 
         // a hostile file: refused with the reason, in the page's language
         await s.locator('input[type="file"]').setInputFiles({
