@@ -29,6 +29,7 @@ import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-languag
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import { wireUsers } from './users.js';
 import { wireProviderTest } from './provider-test.js';
+import { wireOpml } from './opml.js';
 import { wireMetrics } from './metrics.js';
 import { wireMonitoring } from './monitoring.js';
 import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
@@ -47,6 +48,7 @@ const AREAS: WireArea[] = [
   wireMonitoring,
   wireUsers,
   wireProviderTest,
+  wireOpml,
   wireMetrics,
   wireTags,
   wireArticles,

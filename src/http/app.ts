@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
 import { sourcesRoutes } from './routes/sources.routes.js';
+import { opmlRoutes } from './routes/opml.routes.js';
 import { metricsRoutes } from './routes/metrics.routes.js';
 import { userRoutes } from './routes/users.routes.js';
 import { monitorRoutes } from './routes/monitor.routes.js';
@@ -100,6 +101,7 @@ export async function buildApp(
   await app.register(authRoutes(services));
   await app.register(catalogRoutes(services));
   await app.register(sourcesRoutes(services));
+  await app.register(opmlRoutes(services));
   await app.register(tagRoutes(services));
   await app.register(articleRoutes(services, opts));
   await app.register(favoriteRoutes(services));

@@ -8,6 +8,7 @@ import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
 import type { SourcesService } from '../application/catalog/sources.service.js';
+import type { OpmlService } from '../application/catalog/opml.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
@@ -37,6 +38,8 @@ export interface Services {
   sources: SourcesService;
   /** POST /admin/providers/{id}/test */
   providerTest: ProviderTestService;
+  /** GET /admin/sources.opml, POST /admin/sources/opml */
+  opml: OpmlService;
   rateLimiter: RateLimiter;
   scraper: ScraperService;
   /** article jobs that failed for good (GET /admin/jobs/dead) */

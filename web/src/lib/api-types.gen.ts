@@ -1539,6 +1539,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/sources.opml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every topic (a folder) with its sources as an OPML 2.0 file */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/x-opml': string;
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/sources/{id}': {
     parameters: {
       query?: never;
@@ -1904,6 +1958,155 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/sources/opml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import an OPML file: topics from folders, sources from feed outlines
+     * @description The body is the file itself (Content-Type text/x-opml, application/xml, text/xml or application/octet-stream; at most 1 MiB, 413 above). `dry_run=true` answers the plan and writes nothing; otherwise the same plan is applied in one transaction.
+     */
+    post: {
+      parameters: {
+        query?: {
+          /** @description the topic of feeds outside any folder (default "Imported") */
+          default_topic?: string;
+          dry_run?: boolean;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/octet-stream': unknown;
+          'application/xml': unknown;
+          'text/x-opml': unknown;
+          'text/xml': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              created: {
+                sources: number;
+                topics: number;
+              };
+              /** @description the topic of feeds outside any folder */
+              default_topic: string;
+              dry_run: boolean;
+              duplicates: {
+                /** @description the topic that already holds the URL */
+                existing_topic: string;
+                name: string;
+                reason: 'in_catalog' | 'in_file';
+                topic: string;
+                url: string;
+              }[];
+              invalid: {
+                folder: string | null;
+                reason:
+                  | 'missing_url'
+                  | 'bad_url'
+                  | 'not_http'
+                  | 'url_too_long'
+                  | 'control_characters'
+                  | 'unsupported_type'
+                  | 'empty_outline'
+                  | 'folder_name';
+                text: string;
+                url: string | null;
+              }[];
+              /** @description sources to create (dry run) or created */
+              sources: {
+                enabled: boolean;
+                kind: 'rss' | 'arxiv';
+                name: string;
+                topic: string;
+                url: string;
+              }[];
+              title: string | null;
+              topics: {
+                action: 'create' | 'existing';
+                name: string;
+                /** @description sources the import adds to it */
+                sources: number;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;

@@ -1,4 +1,5 @@
 import { useI18n } from '../../../lib/i18n';
+import { OpmlSection } from './opml-section';
 import { ProvidersSection } from './providers-section';
 import { SourcesSection } from './sources-section';
 import { TopicsSection } from './topics-section';
@@ -10,6 +11,7 @@ export default function CatalogAdminPage() {
       <h1>{t('admin.catalog.title')}</h1>
       <TopicsSection />
       <SourcesSection />
+      <OpmlSection />
       <ProvidersSection />
     </section>
   );
