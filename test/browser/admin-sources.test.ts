@@ -36,6 +36,11 @@ const zhTW = (page: Page) => page.addInitScript(() => localStorage.setItem('loca
 const section = (page: Page) => page.locator('section[aria-labelledby="sources-title"]');
 const rowOf = (s: Locator, name: string) =>
   s.locator('tbody tr[data-testid="sources-row"]', { hasText: name }).first();
+/** a full-page screenshot from the top (scrolled, the sticky top bar lands mid-page) */
+const shot = async (page: Page, name: string) => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await env.screenshot(page, name);
+};
 /** element screenshots: the sticky top bar would cover the element scrolled under it */
 const STATIC_TOPBAR = '.topbar { position: static !important; }';
 const noOverflow = (page: Page) =>
@@ -64,7 +69,7 @@ describe.sequential(
       expect(await s.getByLabel('Name').getAttribute('placeholder')).toBe(
         'heise developer neueste Meldungen',
       );
-      await env.screenshot(page, 'admin-sources-discovery-desktop-en');
+      await shot(page, 'admin-sources-discovery-desktop-en');
       await s.getByLabel('Topic').selectOption({ label: 'Astronomy' });
       await s.getByRole('button', { name: 'Add source' }).click();
       await rowOf(s, 'heise developer neueste Meldungen').waitFor();
@@ -77,7 +82,7 @@ describe.sequential(
       // the page itself is never saved: no "Save anyway", Add stays off until a feed is picked
       expect(await s.getByRole('button', { name: 'Add source' }).isDisabled()).toBe(true);
       expect(await s.getByLabel(/Save anyway/).count()).toBe(0);
-      await env.screenshot(page, 'admin-sources-pick-desktop-en');
+      await shot(page, 'admin-sources-pick-desktop-en');
       await s.getByRole('button', { name: 'Use this feed: 2', exact: true }).click();
       await expect.poll(() => preview.innerText()).toContain('Feed found: Liftoff News');
       expect(await preview.innerText()).toContain('RSS 2.0 · 4 items');
@@ -93,7 +98,7 @@ describe.sequential(
         .toContain('Not a feed: The server answered HTTP 404: the address does not exist (any more).');
       expect(await s.getByRole('button', { name: 'Add source' }).isDisabled()).toBe(true);
       expect(await s.getByLabel(/Save anyway/).isChecked()).toBe(false);
-      await env.screenshot(page, 'admin-sources-404-desktop-en');
+      await shot(page, 'admin-sources-404-desktop-en');
 
       // saved without a check, the server refuses it too, with the reason...
       await address.fill(`${peer.url}/also-missing.xml`);
@@ -132,7 +137,7 @@ describe.sequential(
       await expect.poll(() => history.getByTestId('fetch-row').count()).toBe(1);
       const cells = await history.getByTestId('fetch-row').locator('td').allInnerTexts();
       expect(cells.slice(2)).toEqual(['200', '4', '3', '0', 'OK']);
-      await env.screenshot(page, 'admin-sources-history-desktop-en');
+      await shot(page, 'admin-sources-history-desktop-en');
       await context.close();
     });
 
@@ -161,7 +166,7 @@ describe.sequential(
       await s.getByRole('button', { name: '檢查', exact: true }).click();
       await expect.poll(() => s.getByTestId('source-preview').innerText()).toContain('找到訂閱源');
       expect(await s.getByTestId('source-preview').innerText()).toContain('Atom · 15 則項目');
-      await env.screenshot(page, 'admin-sources-desktop-zh-TW');
+      await shot(page, 'admin-sources-desktop-zh-TW');
       await context.close();
     });
 
@@ -208,7 +213,7 @@ describe.sequential(
           path: join(SCREENSHOTS, `admin-sources-phone-form-${lang}.png`),
           style: STATIC_TOPBAR,
         });
-        await env.screenshot(page, `admin-sources-phone-${lang}`);
+        await shot(page, `admin-sources-phone-${lang}`);
         await context.close();
       }
     });
