@@ -3713,7 +3713,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One trace, normalized to batches */
+    /** One trace, normalized to batches (404 trace_not_found when the store has no such trace) */
     get: {
       parameters: {
         query?: never;
@@ -3745,6 +3745,15 @@ export interface paths {
         };
         /** @description Default Response */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
           headers: {
             [name: string]: unknown;
           };
