@@ -34,7 +34,7 @@ const panelStates = (page: Page) =>
   page.locator('[data-panel]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
 const allPanels = (state: string) => async (page: Page) => {
   const s = await panelStates(page);
-  return s.length > 3 && s.every((x) => x === state);
+  return s.length >= 3 && s.every((x) => x === state);
 };
 
 /** Pages of the instance without monitoring stores. */
@@ -140,8 +140,14 @@ describe.sequential('screenshots of every admin page, en and zh-TW', () => {
         trigger: i % 3 === 0 ? 'cron' : 'admin',
         startedAt: new Date(now - i * 86_400_000 - 3_600_000),
         finishedAt: new Date(now - i * 86_400_000 - 3_540_000),
-        counts: { published: 4 + i, duplicate: i, analysis_failed: i % 2 },
-        summary: { published: 4 + i, duplicate: i },
+        counts: {
+          sources: 2,
+          discovered: 6 + 2 * i,
+          published: 4 + i,
+          duplicates: i,
+          analysis_failed: i % 2,
+        },
+        summary: { sources: 2, discovered: 6 + 2 * i, published: 4 + i, duplicates: i },
         error: i === 2 ? 'every source failed' : null,
       })),
     );

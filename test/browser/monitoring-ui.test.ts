@@ -187,6 +187,60 @@ describe.sequential('monitoring page with data from loopback Loki/Tempo peers', 
   });
 });
 
+describe('the Metrics tab with data from a loopback Prometheus peer', () => {
+  const store = storePeer();
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    await store.peer.start();
+    env = await startBrowserEnv({ env: monitorEnv(store.peer.url) });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await store.peer.stop();
+  });
+
+  it('draws the metrics store’s series over the fixed range with legends, and a PromQL mistake in Prometheus’ words (en, zh-TW phone)', async () => {
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await page.goto('/admin/monitoring?tab=metrics&range=24h&interval=0');
+    await expect.poll(() => allOk(page), { timeout: 10_000 }).toBe(true);
+    const chart = page.locator('[data-panel="met-articles"] .mon-chart');
+    expect(
+      Number(await chart.getAttribute('data-x-max')) - Number(await chart.getAttribute('data-x-min')),
+    ).toBe(24 * 3600);
+    expect(await chart.locator('.u-legend').innerText()).toMatch(/stage=published[\s\S]*stage=analysis/);
+    expect(await page.locator('[data-panel="met-runs"] .u-legend').innerText()).toContain('status=completed');
+    const sent = store.peer.requests.filter(
+      (r) => r.path.endsWith('/api/v1/query_range') && !r.path.includes('loki'),
+    );
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    // the query box: Prometheus' refusal (JSON errorType/error) on the panel
+    store.behaviour.set('sum(up', '400');
+    await page.getByRole('textbox', { name: 'Query the metrics store (PromQL)' }).fill('sum(up');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    const explore = page.locator('[data-panel="met-explore"]');
+    await expect.poll(() => explore.getAttribute('data-error'), { timeout: 10_000 }).toBe('bad_query');
+    expect(await explore.innerText()).toContain(
+      'bad_data: invalid parameter "query": 1:27: parse error: unclosed left parenthesis',
+    );
+    await env.screenshot(page, 'monitoring-ui-metrics-en');
+    await context.close();
+
+    const z = await env.newContext({ as: 'admin', viewport: VIEWPORTS.phone });
+    await zh(z.context);
+    await z.page.goto('/admin/monitoring?tab=metrics&interval=0');
+    await expect.poll(() => allOk(z.page), { timeout: 10_000 }).toBe(true);
+    const text = await z.page.locator('.mon-page').innerText();
+    for (const word of ['指標', '各階段經過管線的文章數', '各狀態的爬取執行次數', '查詢指標儲存（PromQL）'])
+      expect(text).toContain(word);
+    expect(await z.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
+    await env.screenshot(z.page, 'monitoring-ui-metrics-zh-TW-phone');
+    await z.context.close();
+    store.behaviour.clear();
+  });
+});
+
 describe.sequential('monitoring page without any monitoring store', () => {
   let env: BrowserEnv;
   beforeAll(async () => {

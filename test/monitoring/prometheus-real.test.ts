@@ -154,6 +154,40 @@ describe.runIf(prometheusAvailable())('against a real Prometheus (Basic auth, ro
     expect(single.json<{ error: { code: string } }>().error.code).toBe('bad_query');
   }, 60_000);
 
+  it('says to check the route prefix when the store URL leaves it out, and refuses without the credentials', async () => {
+    const ask = async (env: Record<string, string>) => {
+      const other = await buildTestApp({ env });
+      try {
+        const headers = (await other.login('admin')).headers;
+        const r = await other.app.inject({
+          method: 'POST',
+          url: '/monitor/metrics/batch',
+          headers,
+          payload: { queries: [{ id: 'up', query: 'up' }] },
+        });
+        return r.json<{ results: { status: string; error?: { code: string; message: string } }[] }>()
+          .results[0]!;
+      } finally {
+        await other.close();
+      }
+    };
+    const base = prometheus.url.replace(/\/prom$/, '');
+    const noPrefix = await ask({
+      MONITOR_METRICS_URL: base,
+      MONITOR_METRICS_USER: USER,
+      MONITOR_API_KEY: KEY,
+    });
+    expect(noPrefix.error).toEqual({
+      code: 'upstream_error',
+      message: expect.stringMatching(/HTTP 404: check the route prefix in the store URL/),
+    });
+    const noAuth = await ask({ MONITOR_METRICS_URL: prometheus.url });
+    expect(noAuth.error).toEqual({
+      code: 'upstream_error',
+      message: expect.stringMatching(/asks for credentials \(HTTP 401\)/),
+    });
+  }, 60_000);
+
   it('marks the panels during an outage with the age of the last good data, and recovers', async () => {
     const question = [{ id: 'up', query: 'up' }];
     const before = await batch(question);

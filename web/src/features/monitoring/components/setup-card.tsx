@@ -4,10 +4,14 @@ import { storeOf } from '../model/types';
 import type { StoreStatus } from '../model/use-dashboard';
 import { useMonT } from '../i18n/use-mon-t';
 
-const STORE_VARS: Record<Store, { url: string; user: string }> = {
-  logs: { url: 'MONITOR_LOGS_URL', user: 'MONITOR_LOGS_USER' },
-  traces: { url: 'MONITOR_TRACES_URL', user: 'MONITOR_TRACES_USER' },
-  metrics: { url: 'MONITOR_METRICS_URL', user: 'MONITOR_METRICS_USER' },
+const STORE_VARS: Record<Store, { url: string; user: string; example: string }> = {
+  logs: { url: 'MONITOR_LOGS_URL', user: 'MONITOR_LOGS_USER', example: 'http://127.0.0.1:3100' },
+  traces: { url: 'MONITOR_TRACES_URL', user: 'MONITOR_TRACES_USER', example: 'http://127.0.0.1:3200' },
+  metrics: {
+    url: 'MONITOR_METRICS_URL',
+    user: 'MONITOR_METRICS_USER',
+    example: 'http://127.0.0.1:9090/prom',
+  },
 };
 
 /**
@@ -61,7 +65,7 @@ export function SetupCard({ stores, panels }: { stores: StoreStatus; panels: Pan
               <dt>
                 <code>{STORE_VARS[store].url}</code>
               </dt>
-              <dd>{t('mon.setup.var.storeUrl', { store: name })}</dd>
+              <dd>{t('mon.setup.var.storeUrl', { store: name, example: STORE_VARS[store].example })}</dd>
               <dt>
                 <code>{STORE_VARS[store].user}</code>
               </dt>

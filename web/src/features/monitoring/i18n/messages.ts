@@ -57,11 +57,11 @@ export const monEn = {
   'mon.setup.title': 'Connect the monitoring stores',
   'mon.setup.intro':
     'These panels read a log store (Loki API), a trace store (Tempo API) and a metrics store (Prometheus API) through the backend. Set these variables on the server and restart it; a store without auth needs only its URL:',
-  'mon.setup.common': 'For stores with auth',
+  'mon.setup.common': 'Shared by the stores',
   'mon.setup.var.url': 'optional: more hosts the proxy may call; each store URL’s own host is always allowed',
   'mon.setup.var.apiKey': 'the password or API key sent with Basic auth, with the store’s user',
   'mon.setup.var.storeUrl':
-    'the {store} address as a Grafana data source would use it, with its route prefix (e.g. http://127.0.0.1:9090/prom)',
+    'the {store} address as a Grafana data source would use it, with its route prefix if it has one (e.g. {example})',
   'mon.setup.var.storeUser':
     'optional: the Basic auth user of the {store}; leave unset for a store without auth',
   'mon.setup.missing': 'not configured',
@@ -227,11 +227,11 @@ export const monZhTW: Record<MonKey, string> = {
   'mon.setup.title': '連接監控儲存',
   'mon.setup.intro':
     '這些面板透過後端讀取日誌儲存（Loki API）、追蹤儲存（Tempo API）與指標儲存（Prometheus API）。請在伺服器上設定下列變數並重新啟動；不需驗證的儲存只要設定網址：',
-  'mon.setup.common': '需要驗證的儲存',
+  'mon.setup.common': '各儲存共用',
   'mon.setup.var.url': '選填：代理可連線的其他主機；每個儲存網址本身的主機一律允許',
   'mon.setup.var.apiKey': '與該儲存的使用者一起以 Basic 驗證送出的密碼或 API 金鑰',
   'mon.setup.var.storeUrl':
-    '{store}的網址，與 Grafana 資料來源使用的相同，包含路徑前綴（例如 http://127.0.0.1:9090/prom）',
+    '{store}的網址，與 Grafana 資料來源使用的相同，有路徑前綴時一併寫上（例如 {example}）',
   'mon.setup.var.storeUser': '選填：{store}的 Basic 驗證使用者；不需驗證的儲存請留空',
   'mon.setup.missing': '尚未設定',
   'mon.setup.ok': '已設定',
