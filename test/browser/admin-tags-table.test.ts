@@ -134,6 +134,11 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
 
   // merge into "llm": the server's preview says exactly what will change
   await bar.getByTestId('bulk-merge-target').selectOption(llm.id);
+  // the bulk bar fits the screen (its selects hold long names)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    VIEWPORTS[viewport].width,
+  );
+  await shot('selected');
   await bar.getByRole('button', { name: t('tags.mergeButton') }).click();
   const preview = page.getByTestId('tag-preview');
   await poll(() => preview.getByTestId('merge-preview').count()).toBe(1);
