@@ -288,6 +288,7 @@ describe.sequential('similar groups and tag suggestions from embeddings in Chrom
     // the article that raised it, linking to its reader view
     const cause = suggestion.getByRole('link', { name: second.title });
     expect(await cause.getAttribute('href')).toBe(`/articles/${second.id}`);
+    await env.screenshot(page, 'admin-tags-suggestions-desktop');
     await suggestion.getByRole('button', { name: 'Reject' }).click();
     await poll(() => suggestion.count()).toBe(0);
     await poll(() => page.getByTestId('suggestions').innerText()).toContain('No pending suggestions.');
