@@ -13,6 +13,9 @@ import { EmbeddingPeer, embedHandler, peerDense } from '../peers/embedding-peer.
 import { sendJson } from '../peers/http-peer.js';
 import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
+/** the page answers through the api on a shared machine: give it time */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
 // Group and tag embeddings come from a real embedding endpoint on loopback. Its vectors depend on
 // the text's length only, so names of equal length are 1.0 similar and the others stay under 0.8.
 let peer: EmbeddingPeer;
@@ -65,7 +68,7 @@ const answerNext = (page: Page, answer: (d: Dialog) => Promise<void>) => {
 async function openTopic(page: Page, id: string) {
   await page.goto('/admin/tags?tab=groups');
   await page.getByTestId('tags-topic').selectOption(id);
-  await expect.poll(() => groupNames(page)).toContain('Ungrouped');
+  await poll(() => groupNames(page)).toContain('Ungrouped');
 }
 
 /** the tags table of the topic filtered to one group (by display name, or Ungrouped) */
@@ -73,11 +76,9 @@ async function openTable(page: Page, topic: string, groupName: string) {
   const row = groupName === 'Ungrouped' ? null : await groupRow(groupName, topic);
   await page.goto(`/admin/tags?topic=${topic}&group=${row ? row.id : 'ungrouped'}`);
   await page.getByTestId('tag-group-filter').waitFor();
-  await expect
-    .poll(() =>
-      page.locator('[data-testid="tag-table"]:not([aria-busy="true"]), .tag-table-view .state-empty').count(),
-    )
-    .toBe(1);
+  await poll(() =>
+    page.locator('[data-testid="tag-table"]:not([aria-busy="true"]), .tag-table-view .state-empty').count(),
+  ).toBe(1);
 }
 const rows = (page: Page) =>
   page
@@ -101,7 +102,7 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     await openTopic(page, topicId);
 
     await createGroup(page, 'quantum hardware', 'Chips and cryostats');
-    await expect.poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Ungrouped']);
+    await poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Ungrouped']);
     expect(await group(page, 'Quantum Hardware').innerText()).toContain('Chips and cryostats');
     const created = await groupRow('Quantum Hardware');
     expect(created).toMatchObject({ name: 'quantum-hardware', description: 'Chips and cryostats' });
@@ -110,28 +111,26 @@ describe.sequential('admin tag and group editing in Chromium', () => {
 
     // the same name again: the 409 is shown, nothing stored
     await createGroup(page, 'Quantum Hardware');
-    await expect
-      .poll(() => alertText(page))
-      .toEqual([expect.stringMatching(/already exists in (this|the) topic/)]);
+    await poll(() => alertText(page)).toEqual([expect.stringMatching(/already exists in (this|the) topic/)]);
     expect(await groupCount(topicId)).toBe(1);
 
     // the embedding endpoint failing: the 502 is shown, nothing stored
     peer.setHandler((_req, res) => sendJson(res, 500, { detail: 'embedder down' }));
     await createGroup(page, 'Algorithms');
-    await expect.poll(() => alertText(page)).toEqual([expect.stringMatching(/embedding endpoint/)]);
+    await poll(() => alertText(page)).toEqual([expect.stringMatching(/embedding endpoint/)]);
     expect(await groupCount(topicId)).toBe(1);
     expect(await groupNames(page)).toEqual(['Quantum Hardware', 'Ungrouped']);
 
     // the endpoint back: the next create succeeds and the stale error goes away
     peer.setHandler(embedHandler(8));
     await createGroup(page, 'Algorithms');
-    await expect.poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    await poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
     expect(await alertText(page)).toEqual([]);
 
     // rename through the prompt: title, slug and embedding follow
     const prompt = answerNext(page, (d) => d.accept('quantum devices'));
     await group(page, 'Quantum Hardware').getByRole('button', { name: 'Rename', exact: true }).click();
-    await expect.poll(() => groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
+    await poll(() => groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
     expect(prompt).toEqual(['prompt: Rename']);
     const renamed = await groupRow('Quantum Devices');
     expect(renamed).toMatchObject({ id: created!.id, name: 'quantum-devices' });
@@ -166,8 +165,8 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     const editor = page.getByTestId('tag-edit');
     await editor.getByLabel('Group').selectOption({ label: 'Quantum Devices' });
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => editor.isVisible()).toBe(false);
-    await expect.poll(() => rows(page)).toEqual([]);
+    await poll(() => editor.isVisible()).toBe(false);
+    await poll(() => rows(page)).toEqual([]);
     expect(await tagNames(page, 'Quantum Devices')).toEqual(['lasers', 'photonic chips']);
     const chips = (await tagNamed(db(), topicId, 'photonic chips'))!;
     expect(chips.tagGroupId).toBe(devices.id);
@@ -177,9 +176,9 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     await page.getByRole('button', { name: 'Edit lasers' }).click();
     await editor.getByLabel('Group').selectOption({ label: 'Quantum Devices' });
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect
-      .poll(() => editor.getByRole('alert').allTextContents())
-      .toEqual([expect.stringMatching(/already exists in the group|tag of that name exists in that group/)]);
+    await poll(() => editor.getByRole('alert').allTextContents()).toEqual([
+      expect.stringMatching(/already exists in the group|tag of that name exists in that group/),
+    ]);
     await editor.getByRole('button', { name: 'Cancel' }).click();
     const [stayed] = await db().select().from(tags).where(eq(tags.id, otherLasers.id));
     expect(stayed!.tagGroupId).toBe(algorithms.id);
@@ -190,7 +189,7 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     await page.getByRole('button', { name: 'Edit photonic chips' }).click();
     await editor.getByLabel('Name').fill('Integrated Photonics');
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => rows(page)).toEqual(['integrated photonics', 'lasers']);
+    await poll(() => rows(page)).toEqual(['integrated photonics', 'lasers']);
     expect(await alertText(page)).toEqual([]);
     const [renamed] = await db().select().from(tags).where(eq(tags.id, chips.id));
     expect(renamed!.name).toBe('integrated photonics');
@@ -202,15 +201,15 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     const tagRow = page.locator('tr[data-tag-name="integrated photonics"]');
     const dismissed = answerNext(page, (d) => d.dismiss());
     await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
-    await expect
-      .poll(() => dismissed)
-      .toEqual(['confirm: Delete the tag “integrated photonics”? It is removed from its 1 article.']);
+    await poll(() => dismissed).toEqual([
+      'confirm: Delete the tag “integrated photonics”? It is removed from its 1 article.',
+    ]);
     expect(await tagRow.count()).toBe(1);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).not.toBeNull();
 
     answerNext(page, (d) => d.accept());
     await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
-    await expect.poll(() => rows(page)).toEqual(['lasers']);
+    await poll(() => rows(page)).toEqual(['lasers']);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).toBeNull();
     expect(await links()).toHaveLength(0);
     await env.screenshot(page, 'admin-tags-editing-desktop');
@@ -225,13 +224,13 @@ describe.sequential('admin tag and group editing in Chromium', () => {
 
     const dismissed = answerNext(page, (d) => d.dismiss());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect.poll(() => dismissed).toEqual(['confirm: Delete this group? Its tags become ungrouped.']);
+    await poll(() => dismissed).toEqual(['confirm: Delete this group? Its tags become ungrouped.']);
     expect(await groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
     expect(await groupRow('Quantum Devices')).toBeDefined();
 
     answerNext(page, (d) => d.accept());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect.poll(() => groupNames(page)).toEqual(['Algorithms', 'Ungrouped']);
+    await poll(() => groupNames(page)).toEqual(['Algorithms', 'Ungrouped']);
     expect(await tagNames(page, 'Ungrouped')).toEqual(['lasers']);
     expect(await db().select().from(tagGroups).where(eq(tagGroups.id, devices.id))).toEqual([]);
     const lasers = await db()
@@ -251,18 +250,18 @@ describe.sequential('similar groups and tag suggestions from embeddings in Chrom
     // "Quantum Hardware" and "Quantum Machines" embed alike (same length); "Algorithms" does not
     for (const name of ['Quantum Hardware', 'Quantum Machines', 'Algorithms']) {
       await createGroup(page, name);
-      await expect.poll(() => groupNames(page)).toContain(name);
+      await poll(() => groupNames(page)).toContain(name);
     }
     const similarLine = (name: string) => group(page, name).getByTestId('similar');
     expect(await page.getByTestId('similar').count()).toBe(0);
 
     await page.getByLabel('Show similar groups').check();
-    await expect.poll(() => similarLine('Quantum Hardware').innerText()).toBe('Similar: Quantum Machines');
+    await poll(() => similarLine('Quantum Hardware').innerText()).toBe('Similar: Quantum Machines');
     expect(await similarLine('Quantum Machines').innerText()).toBe('Similar: Quantum Hardware');
     expect(await similarLine('Algorithms').count()).toBe(0);
     await env.screenshot(page, 'admin-tags-similar-desktop');
     await page.getByLabel('Show similar groups').uncheck();
-    await expect.poll(() => page.getByTestId('similar').count()).toBe(0);
+    await poll(() => page.getByTestId('similar').count()).toBe(0);
 
     // the tagger meets a near-duplicate of an existing tag: a pending suggestion for the admin
     const tagger = env.api.container.services.tagger;
@@ -282,16 +281,17 @@ describe.sequential('similar groups and tag suggestions from embeddings in Chrom
 
     await page.goto(`/admin/tags?topic=${topic.id}&tab=suggestions`);
     const suggestion = page.locator(`[data-suggestion-id="${pending!.id}"]`);
-    await expect
-      .poll(() => suggestion.innerText())
-      .toMatch(/error-correcting \(Ungrouped, 1 article\)\s*→\s*error-correction \(Ungrouped, 1 article\)/);
+    await poll(() => suggestion.innerText()).toMatch(
+      /error-correcting \(Ungrouped, 1 article\)\s*→\s*error-correction \(Ungrouped, 1 article\)/,
+    );
     expect(await suggestion.getByTestId('similarity').innerText()).toBe('Similarity 100%');
     // the article that raised it, linking to its reader view
     const cause = suggestion.getByRole('link', { name: second.title });
     expect(await cause.getAttribute('href')).toBe(`/articles/${second.id}`);
+    await env.screenshot(page, 'admin-tags-suggestions-desktop');
     await suggestion.getByRole('button', { name: 'Reject' }).click();
-    await expect.poll(() => suggestion.count()).toBe(0);
-    await expect.poll(() => page.getByTestId('suggestions').innerText()).toContain('No pending suggestions.');
+    await poll(() => suggestion.count()).toBe(0);
+    await poll(() => page.getByTestId('suggestions').innerText()).toContain('No pending suggestions.');
     expect(await tagNames(page, 'Ungrouped', topic.id)).toEqual(['error-correcting', 'error-correction']);
     const [row] = await db()
       .select()

@@ -6,6 +6,9 @@ import { makeArticle, makeTopic } from '../helpers/article-factories.js';
 import { link, makeTag } from '../helpers/tag-factories.js';
 import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
+/** the page answers through the api on a shared machine: give it time */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
 let env: BrowserEnv;
 let topicId: string;
 let suggestionId: string;
@@ -63,10 +66,8 @@ async function tagNames(page: Page, name: string): Promise<(string | null)[]> {
   const id = name === 'Ungrouped' ? 'ungrouped' : groupIds[name];
   await page.goto(`/admin/tags?topic=${topicId}&group=${id}`);
   await page.getByTestId('tag-group-filter').waitFor();
-  await expect.poll(() => page.locator('.tag-table-view [aria-busy="true"]').count()).toBe(0);
-  await expect
-    .poll(() => page.locator('[data-testid="tag-table"], .tag-table-view .state-empty').count())
-    .toBe(1);
+  await poll(() => page.locator('.tag-table-view [aria-busy="true"]').count()).toBe(0);
+  await poll(() => page.locator('[data-testid="tag-table"], .tag-table-view .state-empty').count()).toBe(1);
   return page
     .locator('[data-testid="tag-table"] tbody tr')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name')));
@@ -85,29 +86,31 @@ describe.sequential('admin tag management in Chromium', () => {
 
     // merge "Quantum Devices" into "Quantum Hardware": the preview lists the union, qubits once
     await openGroups(page);
-    await expect
-      .poll(() => group(page, 'Quantum Devices').getByTestId('group-tag-count').innerText())
-      .toBe('2 tags');
+    await poll(() => group(page, 'Quantum Devices').getByTestId('group-tag-count').innerText()).toBe(
+      '2 tags',
+    );
     await group(page, 'Quantum Devices').getByTestId('merge').click();
     const dialog = page.getByTestId('merge-dialog');
     await dialog.getByTestId('merge-target').selectOption(groupIds['Quantum Hardware']!);
-    await expect
-      .poll(() => dialog.getByTestId('merge-preview-list').locator('li').allTextContents())
-      .toEqual(['cryostats', 'qubits (Quantum Devices + Quantum Hardware)', 'photonics']);
+    await poll(() => dialog.getByTestId('merge-preview-list').locator('li').allTextContents()).toEqual([
+      'cryostats',
+      'qubits (Quantum Devices + Quantum Hardware)',
+      'photonics',
+    ]);
     await dialog.getByRole('button', { name: 'Merge groups' }).click();
-    await expect.poll(() => group(page, 'Quantum Devices').count()).toBe(0);
-    await expect
-      .poll(() => group(page, 'Quantum Hardware').getByTestId('group-tag-count').innerText())
-      .toBe('3 tags');
+    await poll(() => group(page, 'Quantum Devices').count()).toBe(0);
+    await poll(() => group(page, 'Quantum Hardware').getByTestId('group-tag-count').innerText()).toBe(
+      '3 tags',
+    );
     expect(await tagNames(page, 'Quantum Hardware')).toEqual(['cryostats', 'photonics', 'qubits']);
 
     // approve the suggestion: it leaves the list, the variant tag is gone, its article now counts for "shor"
     await page.goto(`/admin/tags?topic=${topicId}&tab=suggestions`);
     const suggestion = page.locator(`[data-suggestion-id="${suggestionId}"]`);
-    await expect.poll(() => suggestion.innerText()).toContain('shors-algorithm');
+    await poll(() => suggestion.innerText()).toContain('shors-algorithm');
     expect(await suggestion.getByTestId('similarity').innerText()).toBe('Similarity 93%');
     await suggestion.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => suggestion.count()).toBe(0);
+    await poll(() => suggestion.count()).toBe(0);
     expect(await tagNames(page, 'Ungrouped')).not.toContain('shors-algorithm');
     expect(await tagNames(page, 'Algorithms')).toEqual(['shor']);
     expect(await page.locator('tr[data-tag-name="shor"] td.num').innerText()).toBe('1 article');
@@ -133,16 +136,16 @@ describe.sequential('admin tag management in Chromium', () => {
       page
         .locator('[data-testid="tag-board"] section.group')
         .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-    await expect.poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    await poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
     await group(page, 'Algorithms').locator('h3').dragTo(group(page, 'Quantum Hardware').locator('h3'));
-    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    await poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
     // and with the keyboard-accessible arrows
     await group(page, 'Algorithms').getByRole('button', { name: 'Move down' }).click();
-    await expect.poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
+    await poll(order).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
     await group(page, 'Quantum Hardware').getByRole('button', { name: 'Move down' }).click();
-    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    await poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
     await page.reload();
-    await expect.poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
+    await poll(order).toEqual(['Algorithms', 'Quantum Hardware', 'Ungrouped']);
     await context.close();
   });
 
@@ -154,18 +157,14 @@ describe.sequential('admin tag management in Chromium', () => {
     await page.getByTestId('bulk-move-target').selectOption(groupIds['Algorithms']!);
     await page.getByTestId('bulk-bar').getByRole('button', { name: 'Move…' }).click();
     const preview = page.getByTestId('tag-preview');
-    await expect
-      .poll(() =>
-        preview
-          .getByTestId('preview-moved')
-          .locator('li')
-          .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name'))),
-      )
-      .toEqual(['cryostats', 'photonics']);
+    await poll(() =>
+      preview
+        .getByTestId('preview-moved')
+        .locator('li')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-name'))),
+    ).toEqual(['cryostats', 'photonics']);
     await preview.getByTestId('tag-preview-confirm').click();
-    await expect
-      .poll(() => page.getByRole('status').filter({ hasText: 'Moved' }).innerText())
-      .toBe('Moved 2 tags.');
+    await poll(() => page.getByRole('status').filter({ hasText: 'Moved' }).innerText()).toBe('Moved 2 tags.');
     expect(await tagNames(page, 'Algorithms')).toEqual(['cryostats', 'photonics', 'shor']);
     expect(await tagNames(page, 'Quantum Hardware')).toEqual(['qubits']);
     await context.close();

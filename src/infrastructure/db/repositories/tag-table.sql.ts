@@ -11,8 +11,8 @@ import { rowsOf, type Db } from '../client.js';
 /**
  * The admin tags table and bulk merges, in SQL. The table pages through `tags` by an index
  * ((topic_id, name), (topic_id, created_at, id), the trigram index for `q`) and counts the links of
- * the page's tags only (article_tags_tag_idx); sorting by article count counts the links of every
- * matching tag first, still one index-only scan per tag.
+ * the page's tags only (article_tags_tag_idx); the article-count sort needs every tag's count and
+ * takes it from one aggregate over the topic's links (docs/decisions.md, "Tag curation at scale").
  */
 
 interface Row {

@@ -74,7 +74,7 @@ export function TagTableRow({
       <td data-label={t('tags.col.name')} className="tag-name">
         {row.name}
       </td>
-      <td data-label={t('tags.col.group')}>
+      <td data-label={t('tags.col.group')} className="group-cell">
         {row.group_name ? (
           <span className="group-chip" style={{ ['--group-color' as string]: row.group_color ?? undefined }}>
             {row.group_name}
@@ -86,7 +86,7 @@ export function TagTableRow({
       <td data-label={t('tags.col.articles')} className="num" data-count={row.article_count}>
         {n('tags.articles', row.article_count)}
       </td>
-      <td data-label={t('tags.col.created')}>
+      <td data-label={t('tags.col.created')} className="created-cell">
         <time dateTime={row.created_at}>{formatDate(row.created_at, locale)}</time>
       </td>
       <td data-label={t('tags.col.actions')} className="row-actions">

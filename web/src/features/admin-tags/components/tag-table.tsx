@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { Empty, ErrorState, Loading } from '../../../lib/ui';
 import { useGroupList, useTagTable, type TagRow, type TagSort, type TagWrites } from '../api/tags';
+import type { TagsKey } from '../messages';
 import { useTagsText } from '../use-tags-text';
 import { BulkBar } from './bulk-bar';
 import { BulkPreviewDialog, type BulkAction } from './bulk-preview-dialog';
@@ -156,6 +157,36 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
             <option value="ungrouped">{t('tags.ungrouped')}</option>
           </select>
         </label>
+        <label className="phone-only">
+          <span className="field-label">{t('tags.sort')}</span>
+          <select
+            value={`${sort}:${order}`}
+            onChange={(e) => {
+              const [s, o] = e.target.value.split(':');
+              update({ sort: s!, order: o!, page: null });
+            }}
+            data-testid="tag-sort"
+          >
+            {SORTS.flatMap((s) =>
+              (defaultOrder(s) === 'asc' ? ['asc', 'desc'] : ['desc', 'asc']).map((o) => (
+                <option key={`${s}:${o}`} value={`${s}:${o}`}>
+                  {t(`tags.sort.${s}_${o}` as TagsKey)}
+                </option>
+              )),
+            )}
+          </select>
+        </label>
+        {rows.length > 0 && (
+          <label className="phone-only checkbox">
+            <input
+              type="checkbox"
+              checked={onPage === rows.length}
+              onChange={() => sel.togglePage(rows)}
+              data-testid="select-page-phone"
+            />
+            {t('tags.selectPage')}
+          </label>
+        )}
       </div>
       {sel.selected.size > 0 && (
         <BulkBar selected={sel.selected} groups={realGroups} onClear={sel.clear} onAction={setAction} />
