@@ -353,6 +353,7 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
         real.transaction((repos) =>
           fn({
             sources: repos.sources,
+            insertSources: (inputs) => repos.insertSources(inputs),
             topics: {
               get: (id) => repos.topics.get(id),
               update: (id, patch) => repos.topics.update(id, patch),

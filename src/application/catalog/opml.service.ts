@@ -125,15 +125,16 @@ export class OpmlService {
           ids.set(t.slug, created.id);
           topicsCreated++;
         }
-        for (const s of plan.sources)
-          await repos.sources.create({
+        const sourcesCreated = await repos.insertSources(
+          plan.sources.map((s) => ({
             topicId: ids.get(s.topicSlug)!,
             name: s.name,
             kind: s.kind,
             url: s.url,
             enabled: s.enabled,
-          });
-        return answer(plan, false, { topics: topicsCreated, sources: plan.sources.length });
+          })),
+        );
+        return answer(plan, false, { topics: topicsCreated, sources: sourcesCreated });
       });
     } catch (e) {
       // another write added the same topic or feed between our read and our insert
