@@ -42,6 +42,7 @@ const TEXT = {
     planOf: 'Preview of two-topics-12-feeds.opml',
     done: 'Imported two-topics-12-feeds.opml.',
     entities: 'declares XML entities',
+    choose: 'Choose a file…',
     duplicate: 'already a source (topic “Climate Research”)',
   },
   'zh-TW': {
@@ -53,6 +54,7 @@ const TEXT = {
     planOf: 'two-topics-12-feeds.opml 的預覽',
     done: '已匯入 two-topics-12-feeds.opml。',
     entities: '檔案宣告了 XML 實體',
+    choose: '選擇檔案…',
     duplicate: '已是來源（主題「Climate Research」）',
   },
 } as const;
@@ -83,7 +85,9 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
         if (lang === 'zh-TW') await page.addInitScript(() => localStorage.setItem('locale', 'zh-TW'));
         await page.goto('/admin/catalog');
         const s = section(page);
+        expect(await s.locator('.opml-choose').innerText()).toBe(text.choose);
         await s.locator('input[type="file"]').setInputFiles(FILE);
+        expect(await s.getByTestId('opml-file-name').innerText()).toBe('two-topics-12-feeds.opml');
         await s.getByRole('button', { name: text.preview }).click();
 
         // the preview: two topics to create, twelve sources, nothing saved yet

@@ -6,6 +6,11 @@ import { asc, eq } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import { sources, topics } from '../../src/infrastructure/db/schema/index.js';
+import { OpmlService } from '../../src/application/catalog/opml.service.js';
+import type { CatalogTransactions } from '../../src/application/catalog/opml.ports.js';
+import { systemClock } from '../../src/application/shared/ports.js';
+import { DrizzleCatalogTransactions } from '../../src/infrastructure/db/repositories/catalog-transactions.js';
+import { FeedsmithOpmlCodec } from '../../src/infrastructure/feeds/opml-codec.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'opml');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -338,6 +343,44 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
       '匯入的來源',
     ]);
     expect((await upload(file, '?default_topic=%20!!%20')).json().error.code).toBe('invalid_name');
+  });
+
+  it('a write that lands between the plan and the insert: 409 catalog_changed and nothing written', async () => {
+    const real = new DrizzleCatalogTransactions(db());
+    // the real transaction; right after the plan's read, "another admin" adds the file's 2nd topic
+    const racing: CatalogTransactions = {
+      transaction: (fn) =>
+        real.transaction((repos) =>
+          fn({
+            sources: repos.sources,
+            insertSources: (inputs) => repos.insertSources(inputs),
+            topics: {
+              get: (id) => repos.topics.get(id),
+              update: (id, patch) => repos.topics.update(id, patch),
+              delete: (id) => repos.topics.delete(id),
+              create: (input) => repos.topics.create(input),
+              list: async (opts) => {
+                const seen = await repos.topics.list(opts);
+                await repos.topics.create({
+                  name: 'Quantum Computing',
+                  slug: 'quantum-computing',
+                  description: null,
+                  isActive: true,
+                });
+                return seen;
+              },
+            },
+          }),
+        ),
+    };
+    const service = new OpmlService(new FeedsmithOpmlCodec(), racing, systemClock);
+    const err = await service
+      .importOpml(fixture('two-topics-12-feeds.opml'), { dryRun: false })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'Conflict', code: 'catalog_changed' });
+    // the first topic, created before the conflict, went with the rest
+    expect(await db().select().from(topics)).toEqual([]);
+    expect(await catalog()).toEqual([]);
   });
 
   it('reads the charset the file declares', async () => {

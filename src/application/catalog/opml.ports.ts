@@ -1,5 +1,5 @@
 import type { SourceKind } from '../../domain/catalog.js';
-import type { SourceRepository, TopicRepository } from './catalog.ports.js';
+import type { SourceInput, SourceRepository, TopicRepository } from './catalog.ports.js';
 
 /**
  * One outline of an OPML file as the codec hands it over: text already decoded, trimmed and free of
@@ -47,6 +47,8 @@ export interface OpmlCodec {
 export interface CatalogRepositories {
   topics: TopicRepository;
   sources: SourceRepository;
+  /** many sources in a few multi-row statements (an import may hold thousands); answers the count */
+  insertSources(inputs: SourceInput[]): Promise<number>;
 }
 
 /** The catalog's repositories inside one database transaction: all of `fn`'s writes or none. */

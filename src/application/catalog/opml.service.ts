@@ -74,14 +74,23 @@ export class OpmlService {
   async exportOpml(): Promise<{ filename: string; xml: string }> {
     const now = this.clock.now();
     const { topics, sources } = await this.catalog.transaction(snapshot);
+    const byTopic = new Map<string, Source[]>();
+    for (const s of sources) {
+      const list = byTopic.get(s.topicId);
+      if (list) list.push(s);
+      else byTopic.set(s.topicId, [s]);
+    }
     const xml = this.codec.generate({
       title: EXPORT_TITLE,
       dateCreated: now,
       folders: topics.map((t) => ({
         name: t.name,
-        feeds: sources
-          .filter((s) => s.topicId === t.id)
-          .map((s) => ({ name: s.name, url: s.url, kind: s.kind, enabled: s.enabled })),
+        feeds: (byTopic.get(t.id) ?? []).map((s) => ({
+          name: s.name,
+          url: s.url,
+          kind: s.kind,
+          enabled: s.enabled,
+        })),
       })),
     });
     return { filename: `article-intel-sources-${now.toISOString().slice(0, 10)}.opml`, xml };
@@ -125,15 +134,16 @@ export class OpmlService {
           ids.set(t.slug, created.id);
           topicsCreated++;
         }
-        for (const s of plan.sources)
-          await repos.sources.create({
+        const sourcesCreated = await repos.insertSources(
+          plan.sources.map((s) => ({
             topicId: ids.get(s.topicSlug)!,
             name: s.name,
             kind: s.kind,
             url: s.url,
             enabled: s.enabled,
-          });
-        return answer(plan, false, { topics: topicsCreated, sources: plan.sources.length });
+          })),
+        );
+        return answer(plan, false, { topics: topicsCreated, sources: sourcesCreated });
       });
     } catch (e) {
       // another write added the same topic or feed between our read and our insert

@@ -208,15 +208,23 @@ export function OpmlSection() {
         <span className="muted">{text.exportHint}</span>
       </div>
       <form className="row" onSubmit={submit} aria-label={text.preview}>
-        <label>
-          {text.file}
-          <input
-            type="file"
-            name="opml"
-            accept=".opml,.xml,text/x-opml,application/xml,text/xml"
-            onChange={(e) => choose(e.target.files?.[0] ?? null)}
-          />
-        </label>
+        {/* the browser's own file button speaks the browser's language: ours speaks the page's */}
+        <div className="opml-file">
+          <span className="opml-file-label">{text.file}</span>
+          <label className="opml-choose">
+            {text.chooseFile}
+            <input
+              type="file"
+              name="opml"
+              aria-label={text.file}
+              accept=".opml,.xml,text/x-opml,application/xml,text/xml"
+              onChange={(e) => choose(e.target.files?.[0] ?? null)}
+            />
+          </label>
+          <span className="opml-file-name" data-testid="opml-file-name">
+            {file?.name ?? text.noFile}
+          </span>
+        </div>
         <button type="submit" disabled={!file || tooBig || preview.isPending}>
           {preview.isPending ? text.previewing : text.preview}
         </button>
