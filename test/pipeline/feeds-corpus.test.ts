@@ -113,8 +113,9 @@ describe('a real arXiv API answer through the arXiv source reader', () => {
     const entries = res.entries;
     // the same titles, links and dates as the reference reading in expected.json
     const reference = corpus.find((e) => e.file === file)!.items!;
-    expect(entries.map((e) => ({ title: e.title, url: e.url, published: e.publishedAt?.toISOString() })))
-      .toEqual(reference);
+    expect(
+      entries.map((e) => ({ title: e.title, url: e.url, published: e.publishedAt?.toISOString() })),
+    ).toEqual(reference);
     // new-style and old-style (archive/number) identifiers, without their version
     expect(entries.map((e) => e.arxivId)).toEqual([
       '1201.4869',
