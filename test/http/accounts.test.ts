@@ -120,7 +120,9 @@ describe('ADMIN_PASSWORD and cli user:create follow the password policy', () => 
   it('user:create refuses a short, blank or common password with exit 2 and a clear line', async () => {
     const t = await buildTestApp();
     const errors: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)));
+    const spy = vi
+      .spyOn(console, 'error')
+      .mockImplementation((line: unknown) => void errors.push(String(line)));
     const logged = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
       const create = (password: string) =>
@@ -133,7 +135,10 @@ describe('ADMIN_PASSWORD and cli user:create follow the password policy', () => 
         'user:create: --password refused: the password cannot be only spaces',
         'user:create: --password refused: this password is too common, choose another',
       ]);
-      const rows = await t.container.database.db.select().from(users).where(eq(users.email, 'made@example.test'));
+      const rows = await t.container.database.db
+        .select()
+        .from(users)
+        .where(eq(users.email, 'made@example.test'));
       expect(rows).toEqual([]);
       // a good one makes the account, which can sign in
       expect(await create('a-long-admin-passphrase')).toBe(0);

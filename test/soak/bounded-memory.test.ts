@@ -41,7 +41,7 @@ describe('bounded memory under hostile input', () => {
   // flat, also on GET /health where no code of ours reads the header (light-my-request's and the
   // runner's own buffers). The api process's RSS is what the issue bounds.
   it(
-    '10,000 views with 8 KB fake addresses and rotating IPv6 clients keep the api process\'s RSS within 50 MB, its heap and its cache bounded',
+    "10,000 views with 8 KB fake addresses and rotating IPv6 clients keep the api process's RSS within 50 MB, its heap and its cache bounded",
     { timeout: 240_000, retry: 2 },
     async () => {
       const child = fork(fileURLToPath(new URL('./view-server.process.ts', import.meta.url)), {
@@ -51,10 +51,12 @@ describe('bounded memory under hostile input', () => {
       });
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const { port, articleId } = await new Promise<{ port: number; articleId: string }>((resolve, reject) => {
-          child.once('message', (m) => resolve(m as { port: number; articleId: string }));
-          child.once('exit', (code) => reject(new Error(`view server exited with ${code}`)));
-        });
+        const { port, articleId } = await new Promise<{ port: number; articleId: string }>(
+          (resolve, reject) => {
+            child.once('message', (m) => resolve(m as { port: number; articleId: string }));
+            child.once('exit', (code) => reject(new Error(`view server exited with ${code}`)));
+          },
+        );
         const stats = () =>
           new Promise<ServerStats>((resolve) => {
             child.once('message', (m) => resolve(m as ServerStats));

@@ -62,7 +62,8 @@ process.on('message', (m: unknown) => {
     }
     const cache = container.cache as MemoryCache;
     let longestKey = 0;
-    for await (const keys of cache.scan('')) for (const k of keys) longestKey = Math.max(longestKey, k.length);
+    for await (const keys of cache.scan(''))
+      for (const k of keys) longestKey = Math.max(longestKey, k.length);
     const { rss, heapUsed } = process.memoryUsage();
     process.send!({ rss, heapUsed, cacheBytes: cache.size, longestKey });
   })();

@@ -36,7 +36,9 @@ export class AdvisoryJobLock implements JobLock {
     const id = lockId(key);
     if (this.database.connect) return this.onOwnConnection(this.database.connect, key, id, fn);
     const { db } = this.database;
-    const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select pg_try_advisory_lock(${id}::bigint) as ok`));
+    const [row] = rowsOf<{ ok: boolean }>(
+      await db.execute(sql`select pg_try_advisory_lock(${id}::bigint) as ok`),
+    );
     if (!row?.ok) return { ran: false as const };
     try {
       return { ran: true as const, value: await fn() };
@@ -68,9 +70,10 @@ export class AdvisoryJobLock implements JobLock {
     try {
       let locked: boolean;
       try {
-        const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [
-          id,
-        ]);
+        const { rows } = await client.query<{ ok: boolean }>(
+          'select pg_try_advisory_lock($1::bigint) as ok',
+          [id],
+        );
         locked = !!rows[0]?.ok;
       } catch (err) {
         broken = true;

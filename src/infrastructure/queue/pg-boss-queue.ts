@@ -211,7 +211,9 @@ export class PgBossJobQueue implements JobQueue {
     // only where no other process can be running these jobs: one process per PGlite DATA_DIR
     const orphans =
       this.database.kind === 'pglite'
-        ? (await boss.findJobs(queue, { limit: 100_000 })).filter((j) => j.state === 'active').map((j) => j.id)
+        ? (await boss.findJobs(queue, { limit: 100_000 }))
+            .filter((j) => j.state === 'active')
+            .map((j) => j.id)
         : [];
     if (orphans.length) await boss.fail(queue, orphans, { error: ORPHANED });
     // a failed job waits for its retry backoff (seconds to minutes); one that a process handed back

@@ -1,9 +1,9 @@
 /**
  * The span wrappers (spec: behaviour of tracing 8). They decorate ports, stages and event handlers
  * at wiring time; application code never imports them (a dependency-cruiser rule checks it).
- * The active span travels in the scope's own AsyncLocalStorage, so no global OTel state is used.
+ * The active span travels in a slot of the process's execution context (beside the correlation id,
+ * one AsyncLocalStorage for both), so no global OTel state is used.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   ROOT_CONTEXT,
   SpanStatusCode,
@@ -14,15 +14,16 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { FlowScope } from '../../application/pipeline/event-bus.js';
+import { contextSlot } from '../../application/shared/context.js';
 import type { PipelineEvents } from '../../application/pipeline/pipeline.events.js';
 import { contextOf } from './job-trace.js';
 
 export class TraceScope {
-  private readonly storage = new AsyncLocalStorage<Context>();
+  private readonly slot = contextSlot<Context>('otel.context');
   constructor(readonly tracer: Tracer) {}
 
   active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
+    return this.slot.get() ?? ROOT_CONTEXT;
   }
 
   /** runs fn inside a new span (a root span when `root`), ending it when fn settles */
@@ -38,7 +39,7 @@ export class TraceScope {
       parent,
     );
     try {
-      return await this.storage.run(trace.setSpan(parent, span), () => fn(span));
+      return await this.slot.run(trace.setSpan(parent, span), () => fn(span));
     } catch (err) {
       markError(span, err);
       throw err;
