@@ -8,6 +8,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { parseAtomFeed, parseJsonFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
 import type { FeedEntry } from '../../application/pipeline/pipeline.ports.js';
 import { atomEntry, atomText, fromHtml, jsonEntry, plain, rssEntry } from './feed-entries.js';
+import { escapeBareAmpersands, rootElementName } from './xml-prolog.js';
 
 export class FeedFormatError extends Error {
   constructor(
@@ -32,8 +33,6 @@ export interface FeedDocument {
 }
 
 const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';
-/** `&` not starting an entity or character reference: the one error common in real feeds we repair */
-const BARE_AMPERSAND = /&(?!(?:[A-Za-z][\w.-]{0,31}|#\d{1,7}|#x[\dA-Fa-f]{1,6});)/g;
 
 const present = (e: FeedEntry | null): e is FeedEntry => e !== null;
 
@@ -65,25 +64,10 @@ function readJson(text: string, baseUrl: string): FeedDocument {
   };
 }
 
-/** The root element's local name, skipping the prolog (declaration, comments, doctype, PIs). */
-function rootName(xml: string): string | null {
-  let i = 0;
-  for (;;) {
-    i = xml.indexOf('<', i);
-    if (i < 0) return null;
-    const next = xml[i + 1];
-    if (next !== '?' && next !== '!') break;
-    const end = xml.startsWith('<!--', i) ? xml.indexOf('-->', i) : xml.indexOf('>', i);
-    if (end < 0) return null;
-    i = end + 1;
-  }
-  const name = /^<([A-Za-z_][\w.:-]*)/.exec(xml.slice(i, i + 200))?.[1] ?? null;
-  return name ? name.slice(name.indexOf(':') + 1).toLowerCase() : null;
-}
-
 function readXml(text: string, baseUrl: string): FeedDocument {
-  const xml = text.replace(BARE_AMPERSAND, '&amp;');
-  const root = rootName(xml);
+  const xml = escapeBareAmpersands(text);
+  const qualified = rootElementName(xml);
+  const root = qualified && qualified.slice(qualified.indexOf(':') + 1);
   if (root !== 'rss' && root !== 'rdf' && root !== 'feed')
     throw new FeedFormatError(
       root ? `not an RSS, Atom or JSON feed (<${root}>)` : 'not an RSS, Atom or JSON feed',

@@ -15,6 +15,7 @@ import type {
   OpmlOutline,
 } from '../../application/catalog/opml.ports.js';
 import { decodeBody } from './charset.js';
+import { escapeBareAmpersands, rootElementName } from './xml-prolog.js';
 
 /** outlines (folders and feeds) one file may hold */
 export const MAX_OUTLINES = 5000;
@@ -25,25 +26,8 @@ const GENERATED = ['xmlns:ais', 'ais:kind', 'ais:enabled'] as const;
 
 // eslint-disable-next-line no-control-regex -- XML 1.0 allows tab, LF and CR only
 const XML_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
-/** `&` not starting an entity or character reference (old exporters write raw query strings) */
-const BARE_AMPERSAND = /&(?!(?:[A-Za-z][\w.-]{0,31}|#\d{1,7}|#x[\dA-Fa-f]{1,6});)/g;
 
 type ParsedOutline = Opml.Outline<string, typeof EXTRA>;
-
-/** The root element's name, after the prolog (declaration, comments, doctype, PIs). */
-function rootName(xml: string): string | null {
-  let i = 0;
-  for (;;) {
-    i = xml.indexOf('<', i);
-    if (i < 0) return null;
-    const next = xml[i + 1];
-    if (next !== '?' && next !== '!') break;
-    const end = xml.startsWith('<!--', i) ? xml.indexOf('-->', i) : xml.indexOf('>', i);
-    if (end < 0) return null;
-    i = end + 1;
-  }
-  return /^<([A-Za-z_][\w.:-]*)/.exec(xml.slice(i, i + 200))?.[1]?.toLowerCase() ?? null;
-}
 
 const tooMany = () =>
   invalid(
@@ -94,8 +78,8 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
         'the file declares XML entities, which an OPML file never needs',
         'opml_entities_refused',
       );
-    const xml = text.replace(BARE_AMPERSAND, '&amp;');
-    const root = rootName(xml);
+    const xml = escapeBareAmpersands(text);
+    const root = rootElementName(xml);
     if (root !== 'opml')
       throw invalid(root ? `not an OPML document (<${root}>)` : 'not an OPML document', 'opml_invalid');
     // counted before parsing, so parse work and nesting depth stay bounded too
