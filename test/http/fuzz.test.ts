@@ -164,9 +164,8 @@ describe('fuzz: every route, inside and outside its schema', () => {
     for (const r of routes) {
       const schema = bodySchema(r) as { properties?: Record<string, Record<string, unknown>> } | undefined;
       const textFields = [
-        ...params(r, 'query')
-          .filter((p) => acceptsString(p.schema))
-          .map((p) => ({ where: 'query' as const, name: p.name })),
+        // every query value is text on the wire, numbers and booleans too ("\u000b5" once became 5)
+        ...params(r, 'query').map((p) => ({ where: 'query' as const, name: p.name })),
         ...Object.entries(schema?.properties ?? {})
           .filter(([, s]) => acceptsString(s))
           .map(([name]) => ({ where: 'body' as const, name })),
@@ -211,6 +210,20 @@ describe('fuzz: every route, inside and outside its schema', () => {
     }
     expect(cases).toBeGreaterThan(routes.length);
     expect(failures).toEqual([]);
+  });
+
+  it('a control character before a number or a flag in a query string is refused, not coerced away', async () => {
+    // Number('\u000b5') is 5 and Number('\u000b ') is 0: coercion would hide the control character
+    for (const url of [
+      '/articles?limit=%0B5',
+      '/articles?offset=%0B%20',
+      '/articles?unread_only=true%00',
+      '/monitor/logs?query=x&start=%0B%20',
+      '/admin/runs?limit=%0C10',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: admin });
+      expect([url, res.statusCode, res.json().error?.code]).toEqual([url, 422, 'validation_error']);
+    }
   });
 
   it('left no unhandled rejection behind', async () => {

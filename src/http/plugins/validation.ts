@@ -1,6 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifySchemaValidationError } from 'fastify';
 
 /**
  * Text fields that may hold several lines (tab, LF and CR allowed). Every other string of a request
@@ -39,8 +39,48 @@ export function installValidators(app: FastifyInstance, sharedSchemas: unknown[]
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     const guarded = httpPart === 'headers' ? schema : guardStrings(schema as Node, false);
-    return ajv.compile(guarded as FastifySchema & object);
+    const validate = ajv.compile(guarded as FastifySchema & object) as Validate;
+    return httpPart === 'querystring' || httpPart === 'params'
+      ? refuseControlsBeforeCoercion(validate, schema as Node)
+      : validate;
   });
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * Query strings and path parameters arrive as text and are coerced before the schema sees them:
+ * "\u000b5" becomes the number 5 (JavaScript's Number() trims control whitespace), so the string
+ * keyword never runs. Every raw value is checked first, by the same multi-line rule.
+ */
+function refuseControlsBeforeCoercion(validate: Validate, schema: Node): Validate {
+  const properties = (schema?.properties ?? {}) as Record<string, Node | undefined>;
+  const check: Validate = (data) => {
+    if (data && typeof data === 'object')
+      for (const [name, raw] of Object.entries(data as Record<string, unknown>)) {
+        const multiline = MULTILINE_FIELDS.has(name) || properties[name]?.['x-multiline'] === true;
+        const pattern = multiline ? NON_LINE_CONTROL : ANY_CONTROL;
+        for (const value of Array.isArray(raw) ? raw : [raw])
+          if (typeof value === 'string' && pattern.test(value)) {
+            check.errors = [
+              {
+                keyword: 'controlChars',
+                instancePath: `/${name}`,
+                schemaPath: '#/controlChars',
+                params: {},
+                message: multiline
+                  ? 'must not contain control characters other than tab and line breaks'
+                  : 'must not contain control characters',
+              },
+            ];
+            return false;
+          }
+      }
+    const ok = validate(data);
+    check.errors = validate.errors;
+    return ok;
+  };
+  return check;
 }
 
 interface KeywordFn {
