@@ -38,6 +38,9 @@ export default defineConfig({
                 fileParallelism: false,
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
+                // pages poll the api every 1-2 s; under a full suite on 2 cores a change can take a few
+                // polls to show, and expect.poll's 1 s default failed journeys that were right
+                expect: { poll: { timeout: 10_000 } },
               },
             },
           ]
