@@ -21,6 +21,36 @@ export function IntervalOptions() {
   );
 }
 
+/** The kind and fetch-interval fields of the add and edit forms. */
+export function KindAndIntervalFields({ kind, interval }: { kind: string; interval: number }) {
+  const { t } = useI18n();
+  const text = useSourceText();
+  return (
+    <>
+      <label>
+        {t('admin.catalog.kind')}
+        <select name="kind" defaultValue={kind}>
+          <option value="rss">RSS / Atom / JSON Feed</option>
+          <option value="arxiv">arXiv</option>
+        </select>
+      </label>
+      <label>
+        {text.interval}
+        <input
+          name="fetch_interval_minutes"
+          type="number"
+          min={5}
+          max={10_080}
+          step={1}
+          defaultValue={interval}
+          required
+          list={INTERVAL_LIST}
+        />
+      </label>
+    </>
+  );
+}
+
 /**
  * Adding a source: the address is checked first (Check) and what it is shows below it: a feed with
  * its title, item count and newest item; the feeds a site's page links to (pick one); or why it is
@@ -124,26 +154,7 @@ export function SourceCreateForm({ create }: { create: Create }) {
           {text.name}
           <input name="name" maxLength={120} placeholder={current?.feed?.title ?? text.namePlaceholder} />
         </label>
-        <label>
-          {t('admin.catalog.kind')}
-          <select name="kind">
-            <option value="rss">RSS / Atom / JSON Feed</option>
-            <option value="arxiv">arXiv</option>
-          </select>
-        </label>
-        <label>
-          {text.interval}
-          <input
-            name="fetch_interval_minutes"
-            type="number"
-            min={5}
-            max={10_080}
-            step={1}
-            defaultValue={60}
-            required
-            list={INTERVAL_LIST}
-          />
-        </label>
+        <KindAndIntervalFields kind="rss" interval={60} />
       </div>
       {notFeed && (
         <label className="checkbox">

@@ -6,7 +6,7 @@ import { useTopics } from '../../../lib/topics';
 import type { SourceRow, useSourceWrites } from '../api/sources';
 import { fill, useCatalogText } from '../messages';
 import { useSourceText } from '../source-messages';
-import { INTERVAL_LIST } from './source-create-form';
+import { KindAndIntervalFields } from './source-create-form';
 
 type Update = ReturnType<typeof useSourceWrites>['update'];
 
@@ -69,26 +69,7 @@ export function SourceEditForm({
           defaultValue={source.topic_id}
         />
       )}
-      <label>
-        {t('admin.catalog.kind')}
-        <select name="kind" defaultValue={source.kind}>
-          <option value="rss">RSS / Atom / JSON Feed</option>
-          <option value="arxiv">arXiv</option>
-        </select>
-      </label>
-      <label>
-        {text.interval}
-        <input
-          name="fetch_interval_minutes"
-          type="number"
-          min={5}
-          max={10_080}
-          step={1}
-          required
-          list={INTERVAL_LIST}
-          defaultValue={source.fetch_interval_minutes}
-        />
-      </label>
+      <KindAndIntervalFields kind={source.kind} interval={source.fetch_interval_minutes} />
       {refused && (
         <label className="checkbox">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
