@@ -63,6 +63,18 @@ describe('fuzz: every route, inside and outside its schema', () => {
 
   const bodySchema = (r: RouteInfo) => r.schema.requestBody?.content?.['application/json']?.schema;
   const params = (r: RouteInfo, where: string) => (r.schema.parameters ?? []).filter((p) => p.in === where);
+  /** values inside the route's schema for its query string (required keys always) and path */
+  const validParams = (r: RouteInfo) => ({
+    queryArb: fc.record(
+      Object.fromEntries(params(r, 'query').map((p) => [p.name, valid(p.schema as never)])),
+      {
+        requiredKeys: params(r, 'query')
+          .filter((p) => p.required)
+          .map((p) => p.name) as never[],
+      },
+    ),
+    pathArb: fc.record(Object.fromEntries(params(r, 'path').map((p) => [p.name, valid(p.schema as never)]))),
+  });
 
   function request(
     r: RouteInfo,
@@ -115,17 +127,7 @@ describe('fuzz: every route, inside and outside its schema', () => {
     for (const r of routes) {
       if (SIDE_EFFECT_ROUTES.test(`${r.method} ${r.path}`)) continue;
       const schema = bodySchema(r);
-      const queryArb = fc.record(
-        Object.fromEntries(params(r, 'query').map((p) => [p.name, valid(p.schema as never)])),
-        {
-          requiredKeys: params(r, 'query')
-            .filter((p) => p.required)
-            .map((p) => p.name) as never[],
-        },
-      );
-      const pathArb = fc.record(
-        Object.fromEntries(params(r, 'path').map((p) => [p.name, valid(p.schema as never)])),
-      );
+      const { queryArb, pathArb } = validParams(r);
       await fc.assert(
         fc.asyncProperty(
           pathArb,
@@ -172,17 +174,7 @@ describe('fuzz: every route, inside and outside its schema', () => {
         ...params(r, 'path').map((p) => ({ where: 'path' as const, name: p.name })),
       ];
       if (!textFields.length) continue;
-      const queryArb = fc.record(
-        Object.fromEntries(params(r, 'query').map((p) => [p.name, valid(p.schema as never)])),
-        {
-          requiredKeys: params(r, 'query')
-            .filter((p) => p.required)
-            .map((p) => p.name) as never[],
-        },
-      );
-      const pathArb = fc.record(
-        Object.fromEntries(params(r, 'path').map((p) => [p.name, valid(p.schema as never)])),
-      );
+      const { queryArb, pathArb } = validParams(r);
       await fc.assert(
         fc.asyncProperty(
           pathArb,
