@@ -20,8 +20,7 @@ import {
 } from '../../src/infrastructure/db/repositories/pipeline.repository.js';
 import { DrizzleArticleStates } from '../../src/infrastructure/db/repositories/article-states.repository.js';
 import { ARTICLE_QUEUE } from '../../src/application/pipeline/article-jobs.js';
-import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
-import { makeItem } from '../../test/helpers/pipeline-factories.js';
+import { articleRow, makeItem } from '../../test/helpers/pipeline-factories.js';
 import { freshDatabase, startLlmPeer } from './pipeline.bench.js';
 
 interface Worker {
@@ -96,25 +95,13 @@ async function timeWorkers(ctx: BenchContext, workers: number, n: number, llmUrl
 
     const run = await new DrizzleRunStore(database.db).create({ trigger: 'cli', correlationId: 'bench' });
     const { inserted: stored } = await new DrizzleArticleStore(database.db).insertMany(
-      Array.from({ length: n }, (_, i) => {
-        const it = makeItem({ title: `Bench worker article ${i}: ${makeItem().title}` });
-        return {
+      Array.from({ length: n }, (_, i) =>
+        articleRow(makeItem({ title: `Bench worker article ${i}: ${makeItem().title}` }), {
           topicId: topic.id,
           sourceId: source.id,
-          source: 'Feed',
-          url: it.url,
-          canonicalUrl: canonicalizeUrl(it.url),
-          title: it.title,
-          normalizedTitle: normalizeTitle(it.title),
-          author: null,
-          content: it.summary ?? null,
-          publishedAt: null,
-          doi: null,
-          arxivId: null,
-          metadata: {},
           runId: run.id,
-        };
-      }),
+        }),
+      ),
     );
     const states = new DrizzleArticleStates(database.db);
     const started = performance.now();

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpPeer } from '../peers/http-peer.js';
+import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
+import type { NewArticle } from '../../src/application/pipeline/pipeline.ports.js';
 
 export interface FeedItem {
   url: string;
@@ -27,6 +29,27 @@ export function makeItem(overrides: Partial<FeedItem> = {}): FeedItem {
     published: new Date(Date.UTC(2026, 10, 1 + (n % 20))).toUTCString(),
     author: 'A. Researcher',
     ...overrides,
+  };
+}
+
+/** The stored row of an item as a scraper run would insert it (tests and benches that skip the fetch). */
+export function articleRow(
+  it: FeedItem,
+  ids: { topicId: string; sourceId: string; runId: string },
+): NewArticle {
+  return {
+    ...ids,
+    source: 'Feed',
+    url: it.url,
+    canonicalUrl: canonicalizeUrl(it.url),
+    title: it.title,
+    normalizedTitle: normalizeTitle(it.title),
+    author: null,
+    content: it.summary ?? null,
+    publishedAt: null,
+    doi: null,
+    arxivId: null,
+    metadata: {},
   };
 }
 

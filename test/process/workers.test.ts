@@ -12,9 +12,8 @@ import {
 } from '../../src/infrastructure/db/repositories/pipeline.repository.js';
 import { DrizzleArticleStates } from '../../src/infrastructure/db/repositories/article-states.repository.js';
 import { ARTICLE_QUEUE } from '../../src/application/pipeline/article-jobs.js';
-import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
 import { createScratchDatabase } from '../helpers/scratch-database.js';
-import { makeItem, modelReply } from '../helpers/pipeline-factories.js';
+import { articleRow, makeItem, modelReply } from '../helpers/pipeline-factories.js';
 import { OpenAiPeer } from '../peers/openai-peer.js';
 import { killAll, startService, until } from './service-process.js';
 
@@ -172,22 +171,7 @@ async function seedJobs(url: string, dataDir: string, llmBaseUrl: string, n: num
     makeItem({ title: `Worker article ${i}: ${makeItem().title}` }),
   );
   const { inserted: stored } = await new DrizzleArticleStore(database.db).insertMany(
-    items.map((it) => ({
-      topicId: topic.id,
-      sourceId: source.id,
-      source: 'Feed',
-      url: it.url,
-      canonicalUrl: canonicalizeUrl(it.url),
-      title: it.title,
-      normalizedTitle: normalizeTitle(it.title),
-      author: null,
-      content: it.summary ?? null,
-      publishedAt: null,
-      doi: null,
-      arxivId: null,
-      metadata: {},
-      runId: run.id,
-    })),
+    items.map((it) => articleRow(it, { topicId: topic.id, sourceId: source.id, runId: run.id })),
   );
   expect(stored).toHaveLength(n);
   const sent = await container.queue.send(
