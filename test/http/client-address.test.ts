@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeArticles, makeTopic, type ArticleRow } from '../helpers/article-factories.js';
+import proxyAddr from '@fastify/proxy-addr';
 import { loadConfig, ConfigError } from '../../src/config.js';
+import { canonicalIp, trustOf } from '../../src/http/plugins/client-ip.js';
 
 /**
  * The client address by the proxy-addr rule (DESIGN.md §4): a proxy that appends to X-Forwarded-For
@@ -123,5 +125,54 @@ describe('views per client address', () => {
     expect(keys).toContain(`viewed:198.51.100.23:${b}`);
     expect(keys).toContain(`viewed:2001:db8:aa:bb::/64:${articles[0]!.id}`);
     expect(keys.every((k) => k.length < 120)).toBe(true);
+  });
+});
+
+describe('the trust rule', () => {
+  // proxy-addr's own rule is the oracle: the IPv4 fast path must answer as it does
+  const lists = [
+    ['loopback'],
+    ['loopback', 'linklocal', 'uniquelocal'],
+    ['10.0.0.0/8', '192.0.2.17', '198.51.100.0/255.255.255.0', '::1'],
+    ['::ffff:203.0.113.0/120', '2001:db8::/32'],
+    ['0.0.0.0/1', '128.0.0.0/2'],
+    ['172.16.0.0/12', '100.64.0.0/10', '8.8.8.8/32'],
+  ];
+  const octet = () =>
+    [0, 1, 9, 10, 16, 31, 32, 64, 100, 127, 169, 172, 192, 203, 254, 255][Math.floor(Math.random() * 16)]!;
+  const some = (n: number) =>
+    Array.from({ length: n }, () => `${octet()}.${octet()}.${octet()}.${octet()}`).concat([
+      '127.0.0.1',
+      '10.255.255.255',
+      '172.31.0.1',
+      '172.32.0.1',
+      '169.254.1.1',
+      '203.0.113.9',
+      '198.51.100.200',
+      '192.0.2.17',
+      '192.0.2.18',
+      '8.8.8.8',
+      '2001:db8::1',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '2606:4700::1',
+    ]);
+
+  it.each(lists.map((l) => [l.join(', '), l]))('matches proxy-addr for %s', (_name, list) => {
+    const ours = trustOf(list);
+    const theirs = proxyAddr.compile([...list]) as (addr: string, i: number) => boolean;
+    for (const addr of some(2000)) expect([addr, ours(addr, 0)]).toEqual([addr, theirs(addr, 0)]);
+  });
+
+  it('reads only canonical dotted quads as IPv4 text', () => {
+    expect(canonicalIp('192.0.2.1')).toBe('192.0.2.1');
+    expect(canonicalIp(' 192.0.2.1 ')).toBe('192.0.2.1');
+    expect(canonicalIp('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(canonicalIp('2001:0DB8::0001')).toBe('2001:db8::1');
+    for (const junk of ['192.0.2.256', '192.0.2.1.5', '1.2.3.-4', '1..2.3', 'a.b.c.d', '', 'x'.repeat(50)])
+      expect(canonicalIp(junk)).toBeNull();
+    // a leading zero is not canonical text: it is parsed (as ipaddr reads it), never taken as is
+    expect(canonicalIp('192.0.2.010')).not.toBe('192.0.2.010');
   });
 });

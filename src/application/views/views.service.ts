@@ -52,8 +52,13 @@ export class ViewsService {
   ) {}
 
   /** true when the view was counted (unknown article and repeated views are not) */
-  async recordView(articleId: string, ip: string): Promise<boolean> {
-    if (!(await this.articleExists(articleId))) return false;
+  recordView(articleId: string, ip: string): Promise<boolean> {
+    // an article seen before goes straight to the count: no database and no extra promise turn
+    if (this.knownIds.has(articleId)) return this.count(articleId, ip);
+    return this.articleExists(articleId).then((known) => known && this.count(articleId, ip));
+  }
+
+  private async count(articleId: string, ip: string): Promise<boolean> {
     const key = viewedKey(ip, articleId);
     if (this.cacheDown && Date.now() < this.retryCacheAt) return this.countLocally(key, articleId);
     try {

@@ -12,36 +12,95 @@ const resolved = new WeakMap<object, { ip: string; key: string }>();
 /** More hops than any real proxy chain: an 8 KB header of junk is not walked entry by entry. */
 const MAX_HOPS = 32;
 
-/** answers of the compiled rule per address: proxy-addr parses the address on every call */
-const TRUST_MEMO_MAX = 10_000;
+/** proxy-addr's named ranges, their IPv4 part (the IPv6 part is left to proxy-addr) */
+const NAMED_V4: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8'],
+  linklocal: ['169.254.0.0/16'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
+};
 
-function trustOf(trustedProxies: readonly string[]): Trust {
+/**
+ * The trust rule of a TRUSTED_PROXIES list. IPv4 addresses (nearly every client, and every hop of
+ * a usual proxy chain) are matched as 32-bit numbers against the list's IPv4 ranges: no parse into
+ * objects, nothing kept per address (a stream of fresh client addresses is the normal case). IPv6
+ * addresses go through proxy-addr's compiled rule. An IPv4 range written as an IPv4-mapped IPv6
+ * subnet (`::ffff:10.0.0.0/104`) is among the IPv4 ranges, as proxy-addr matches it.
+ */
+export function trustOf(trustedProxies: readonly string[]): Trust {
   let trust = compiled.get(trustedProxies);
   if (!trust) {
     const rule = proxyAddr.compile([...trustedProxies]) as Trust;
-    const memo = new Map<string, boolean>();
-    trust = (addr) => {
-      let yes = memo.get(addr);
-      if (yes === undefined) {
-        yes = rule(addr, 0);
-        if (memo.size >= TRUST_MEMO_MAX) memo.clear();
-        memo.set(addr, yes);
-      }
-      return yes;
+    const v4 = ipv4Ranges(trustedProxies);
+    trust = (addr, hop) => {
+      const n = ipv4Number(addr);
+      if (n < 0) return rule(addr, hop);
+      for (let i = 0; i < v4.length; i += 2) if ((n & v4[i]!) >>> 0 === v4[i + 1]) return true;
+      return false;
     };
     compiled.set(trustedProxies, trust);
   }
   return trust;
 }
 
-/** dotted-quad IPv4 without leading zeros: already canonical, no parse needed (the common case) */
-const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** [mask, network, mask, network, …] of the list's IPv4 ranges, as unsigned 32-bit numbers */
+function ipv4Ranges(list: readonly string[]): number[] {
+  const out: number[] = [];
+  for (const entry of list.flatMap((e) => NAMED_V4[e] ?? [e])) {
+    const slash = entry.lastIndexOf('/');
+    const text = slash < 0 ? entry : entry.slice(0, slash);
+    if (!ipaddr.isValid(text)) continue;
+    let addr = ipaddr.parse(text);
+    let bits = slash < 0 ? (addr.kind() === 'ipv4' ? 32 : 128) : Number(entry.slice(slash + 1));
+    if (addr.kind() === 'ipv6') {
+      const v6 = addr as ipaddr.IPv6;
+      // only a mapped subnet whose prefix covers the ::ffff: marker spans IPv4 (proxy-addr's rule)
+      if (!v6.isIPv4MappedAddress() || bits < 96) continue;
+      addr = v6.toIPv4Address();
+      bits -= 96;
+    } else if (slash >= 0 && !/^\d+$/.test(entry.slice(slash + 1))) {
+      bits = (ipaddr.parse(entry.slice(slash + 1)) as ipaddr.IPv4).prefixLengthFromSubnetMask() ?? -1;
+    }
+    if (!(bits >= 0 && bits <= 32)) continue;
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    out.push(mask, (ipv4Number(addr.toString()) & mask) >>> 0);
+  }
+  return out;
+}
+
+/**
+ * A dotted-quad IPv4 address in canonical text (four decimal parts 0–255, no leading zeros, no
+ * spaces) as an unsigned 32-bit number; -1 for anything else.
+ */
+function ipv4Number(s: string): number {
+  const len = s.length;
+  if (len < 7 || len > 15) return -1;
+  let n = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return -1;
+      n = n * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return -1; // a leading zero
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return -1;
+    } else return -1;
+  }
+  if (dots !== 3 || digits === 0) return -1;
+  return n * 256 + part;
+}
 
 /** The address in its canonical text, IPv4-mapped IPv6 as IPv4; null when it is not an address. */
 export function canonicalIp(text: string): string | null {
+  if (ipv4Number(text) >= 0) return text;
   const s = text.trim();
   if (!s || s.length > 45) return null;
-  if (IPV4.test(s)) return s;
+  if (ipv4Number(s) >= 0) return s;
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     addr = ipaddr.parse(s);

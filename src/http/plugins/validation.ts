@@ -57,24 +57,24 @@ function refuseControlsBeforeCoercion(validate: Validate, schema: Node): Validat
   const properties = (schema?.properties ?? {}) as Record<string, Node | undefined>;
   const check: Validate = (data) => {
     if (data && typeof data === 'object')
-      for (const [name, raw] of Object.entries(data as Record<string, unknown>)) {
+      for (const name in data as Record<string, unknown>) {
+        const raw = (data as Record<string, unknown>)[name];
         const multiline = MULTILINE_FIELDS.has(name) || properties[name]?.['x-multiline'] === true;
         const pattern = multiline ? NON_LINE_CONTROL : ANY_CONTROL;
-        for (const value of Array.isArray(raw) ? raw : [raw])
-          if (typeof value === 'string' && pattern.test(value)) {
-            check.errors = [
-              {
-                keyword: 'controlChars',
-                instancePath: `/${name}`,
-                schemaPath: '#/controlChars',
-                params: {},
-                message: multiline
-                  ? 'must not contain control characters other than tab and line breaks'
-                  : 'must not contain control characters',
-              },
-            ];
-            return false;
-          }
+        if (holdsControl(raw, pattern)) {
+          check.errors = [
+            {
+              keyword: 'controlChars',
+              instancePath: `/${name}`,
+              schemaPath: '#/controlChars',
+              params: {},
+              message: multiline
+                ? 'must not contain control characters other than tab and line breaks'
+                : 'must not contain control characters',
+            },
+          ];
+          return false;
+        }
       }
     const ok = validate(data);
     check.errors = validate.errors;
@@ -82,6 +82,12 @@ function refuseControlsBeforeCoercion(validate: Validate, schema: Node): Validat
   };
   return check;
 }
+
+/** a raw query or path value (a string, or a repeated query parameter's strings) */
+const holdsControl = (raw: unknown, pattern: RegExp): boolean =>
+  typeof raw === 'string'
+    ? pattern.test(raw)
+    : Array.isArray(raw) && raw.some((v) => typeof v === 'string' && pattern.test(v));
 
 interface KeywordFn {
   (mode: string, data: string): boolean;

@@ -99,6 +99,9 @@ export class RedisCache implements KeyValueCache {
       autoResendUnfulfilledCommands: false,
       // concurrent commands (the view path's SET NX + INCR from many requests) share round trips
       enableAutoPipelining: true,
+      // the turn batches are one command a turn already: a pipeline around each would only add
+      // its own objects and a tick
+      autoPipeliningIgnoredCommands: ['incrOnceMany', 'incrWithTtlMany'],
       lazyConnect: false,
     });
     for (const [name, definition] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, definition);
