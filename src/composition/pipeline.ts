@@ -136,6 +136,7 @@ export const pipelineArea =
         scraper,
         deadJobs: new DeadJobsService(ctx.queue),
         ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
+        ...(telemetry.enabled ? { flushTelemetry: () => telemetry.flush() } : {}),
       },
       jobs: [
         // the schedule reads the sources that are due by their fetch interval

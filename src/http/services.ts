@@ -72,6 +72,8 @@ export interface Services {
   embedder: EmbeddingProvider;
   /** the pipeline's instruments in Prometheus' text format, when METRICS_COLLECTOR is on */
   metricsText?: () => Promise<string>;
+  /** exports the spans and log records held now, when OTLP export is configured */
+  flushTelemetry?: () => Promise<void>;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }
