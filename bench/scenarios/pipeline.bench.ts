@@ -4,7 +4,7 @@
  * translation) at >= 200 articles/s, and the cost of tracing (OTLP export to a loopback receiver)
  * at most 10% of the pipeline process's CPU time. After one untimed run of each mode, nine rounds
  * each run both modes on a fresh database (which mode goes first alternates); the best run of each
- * mode counts for the rate, the median of the rounds' CPU-time ratios (on / off) for the tracing
+ * mode counts for the rate, the ratio of the modes' median CPU times (on / off) for the tracing
  * overhead (one run's CPU time varies by ±15% here; the model peer and the OTLP receiver run in
  * processes of their own). A run counts only when every article was stored, analyzed, tagged and
  * translated; its time runs from the start of the run to its end (all articles written, the run
@@ -227,10 +227,11 @@ export const scenarios: Scenario[] = [
         // wall clock depends on what else the machine's cores are doing
         const cpuOff = median(cpu.off);
         const cpuOn = median(cpu.on);
-        // the ratio of each round's pair, then their median: one run's CPU time varies by ±15% on
-        // this kind of machine (a shared VM), as much as the budget, and a round's two runs share
-        // the machine's state of the moment
-        const cpuRatio = median(cpu.on.map((c, i) => c / cpu.off[i]!));
+        // the ratio of the two modes' medians (one run's CPU time varies by ±15% on this shared VM,
+        // as much as the budget); the median of the rounds' own ratios is in the notes: over four
+        // runs it spread twice as wide (1.03–1.18 against 1.06–1.12)
+        const cpuRatio = cpuOn / cpuOff;
+        const pairedRatio = median(cpu.on.map((c, i) => c / cpu.off[i]!));
         const spans = (await receiver.count())['article.pipeline'] ?? 0;
         // the warm-up's spans too
         const expected = (on.length + 1) * n;
@@ -253,12 +254,12 @@ export const scenarios: Scenario[] = [
             unit: '% CPU',
             floor: Math.round(cpuOff * 1000) / 1000,
             ratio: Math.round(cpuRatio * 1000) / 1000,
-            budget: 'CPU of the pipeline process, tracing on / off (median of the rounds) <= 1.10',
+            budget: 'CPU of the pipeline process, tracing on / off (medians) <= 1.10',
             pass: cpuRatio <= 1.1 && spans === expected,
             notes:
               `article.pipeline spans received: ${spans} (expected ${expected}); ` +
               `CPU per round off ${cpu.off.map((c) => c.toFixed(2)).join('/')} s, on ${cpu.on.map((c) => c.toFixed(2)).join('/')} s; ` +
-              `ratio of the medians ${(cpuOn / cpuOff).toFixed(3)}; wall clock on / off (best runs): ${wallOverhead.toFixed(3)}`,
+              `median of the rounds' ratios ${pairedRatio.toFixed(3)}; wall clock on / off (best runs): ${wallOverhead.toFixed(3)}`,
           },
         ];
       } finally {
