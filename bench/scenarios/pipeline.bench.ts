@@ -2,13 +2,14 @@
  * Scraper pipeline budget (DESIGN.md §6): 1,000 new articles through the whole pipeline (discover,
  * fetch, dedup, publish, processing, analysis by a zero-latency OpenAI-compatible peer, tagging,
  * translation) at >= 200 articles/s, and the cost of tracing (OTLP export to a loopback receiver)
- * at most 10% of the pipeline process's CPU time. After one untimed run of each mode, nine rounds
- * each run both modes on a fresh database (which mode goes first alternates); the best run of each
- * mode counts for the rate, the ratio of the modes' median CPU times (on / off) for the tracing
- * overhead (one run's CPU time varies by ±15% here; the model peer and the OTLP receiver run in
- * processes of their own). A run counts only when every article was stored, analyzed, tagged and
- * translated; its time runs from the start of the run to its end (all articles written, the run
- * recorded), its CPU time until the process has closed it (the spans still held exported).
+ * at most 10% of the pipeline process's CPU time. Each mode is one service (its own database and
+ * container) kept for the whole scenario; each run scrapes new feed items. After one untimed run of
+ * each mode, nine rounds run both modes (which goes first alternates); the best run of each mode
+ * counts for the rate, the ratio of the modes' median CPU times (on / off) for the tracing overhead
+ * (one run's CPU time varies by ±15% here; the model peer and the OTLP receiver run in processes of
+ * their own). A run counts only when every article was stored, analyzed, tagged and translated; its
+ * time runs from the start of the run to its end (all articles written, the run recorded), its CPU
+ * time until the spans it left in the buffer are exported.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -204,6 +205,7 @@ export const scenarios: Scenario[] = [
           for (const [mode, rig, into] of round % 2 ? [...modes].reverse() : modes) {
             freshItems();
             const r = await rig.run();
+            // the timing counts only when every article went the whole way: stored, analyzed, tagged, translated
             const c = r.counts;
             if (
               r.status !== 'completed' ||
