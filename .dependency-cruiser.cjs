@@ -1,4 +1,7 @@
-/** Layer rules of DESIGN.md §3. `npm run layers` fails on any violation. */
+/**
+ * Layer rules (docs/architecture.md, "Layers"), and what the benches may import. `npm run layers`
+ * fails on any violation.
+ */
 module.exports = {
   forbidden: [
     {
@@ -34,6 +37,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/infrastructure' },
       to: { path: '^src/(http|jobs|composition|main)' },
+    },
+    {
+      name: 'bench-uses-public-surfaces',
+      comment:
+        'benches build what they need through the composition root, the HTTP API, the public schema and ' +
+        'their own support modules (bench/support), never through test helpers or the repositories',
+      severity: 'error',
+      from: { path: '^bench' },
+      to: { path: '^(test/helpers|src/infrastructure/db/repositories)' },
     },
     {
       name: 'no-circular',

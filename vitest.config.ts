@@ -28,14 +28,16 @@ export default defineConfig({
       ...(withBrowser
         ? [
             {
-              // headless Chromium against the built SPA: one file at a time, the SPA built once per run
+              // headless Chromium against the built SPA (built once per run, before any file starts).
+              // Each file has its own api, web role, in-memory database and browser on port 0, so its
+              // files share the two workers with the default project's instead of running one by one
+              // after them (which made them the suite's critical path)
               extends: true as const,
               test: {
                 name: 'browser',
                 include: ['test/browser/**/*.test.ts'],
                 exclude: ['node_modules', 'dist', 'web/**'],
                 globalSetup: ['test/browser/helpers/global-setup.ts'],
-                fileParallelism: false,
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
                 // pages poll the api every 1-2 s; under a full suite on 2 cores a change can take a few

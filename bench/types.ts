@@ -1,4 +1,4 @@
-/** One line of `npm run bench` output (DESIGN.md §6): a figure measured against a floor in the same run. */
+/** One line of `npm run bench` output (docs/performance.md): a figure measured against a floor in the same run. */
 export interface BenchResult {
   scenario: string;
   /** the measured figure, in `unit` */

@@ -1,4 +1,4 @@
--- Reader search (docs/decisions.md "Reader search"): pg_trgm (PGlite loads it from its contrib
+-- Reader search (docs/decisions/0037-reader-search.md): pg_trgm (PGlite loads it from its contrib
 -- bundle, src/infrastructure/db/client.ts), the text of the trigram index (an IMMUTABLE function, so
 -- that the index expression and the query call are the same) and the CJK bigrams of the tsvector.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint

@@ -77,3 +77,20 @@ describe('config', () => {
     expect(c.monitor.allowedHosts).toEqual([]);
   });
 });
+
+describe('settings', () => {
+  it('declares every variable with a purpose, and every default passes its own schema', async () => {
+    const { SETTINGS } = await import('./settings.js');
+    const { Value } = await import('typebox/value');
+    for (const [name, s] of Object.entries(SETTINGS)) {
+      expect(s.doc.length, name).toBeGreaterThan(10);
+      if (s.default !== undefined) expect(Value.Check(s.schema, s.default), name).toBe(true);
+    }
+  });
+
+  it('reads a variable it does not declare as nothing, and an empty value as its default', () => {
+    const c = loadConfig({ API_PORT: '', NOT_A_SETTING: 'x', JOB_CONCURRENCY: '4' });
+    expect(c.api.port).toBe(8000);
+    expect(c.jobs.concurrency).toBe(4);
+  });
+});

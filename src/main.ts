@@ -7,10 +7,12 @@ import { createContainer, type Container } from './composition/container.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { startWebRole } from './composition/web.js';
+import { shutdownLine } from './composition/shutdown-line.js';
 import { logMonitorStores } from './composition/monitoring.js';
 import { releaseStartupMemory, warnOnOldRuntime } from './runtime.js';
 import { DataDirError } from './infrastructure/db/data-dir.js';
 import { httpOptionsOf } from './composition/http-options.js';
+import { localAdminChannel } from './composition/local-admin.js';
 
 type Role = 'all' | 'api' | 'web' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'web', 'worker'];
@@ -32,8 +34,18 @@ export async function start(role: Role, config: Config): Promise<Running> {
   let webUrl: string | undefined;
 
   if (role === 'all' || role === 'api') {
-    const app = await buildApp(container.services, logger, httpOptionsOf(config, container.services));
+    // the CLI beside this service on the embedded database comes in through this channel
+    const channel = localAdminChannel(container.database.kind, config.dataDir);
+    const app = await buildApp(container.services, logger, {
+      ...httpOptionsOf(config, container.services),
+      localAdminSecret: channel?.secret,
+    });
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });
+    if (channel) {
+      // removed first on stop: a CLI started from then on opens the database once it is free
+      const unpublish = channel.publish(app.server.address());
+      stops.push(async () => unpublish());
+    }
     logger.info({ event: 'api.listening', url: apiUrl });
     logMonitorStores(config, logger);
     // app.close waits for in-flight requests before resolving
@@ -73,7 +85,8 @@ export async function start(role: Role, config: Config): Promise<Running> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      logger.info({ event: 'process.stopping', role });
+      // the signal's line has said what this waits for; the steps are for debugging
+      logger.debug({ event: 'process.stopping', role });
       for (const s of stops) {
         try {
           await s();
@@ -130,15 +143,26 @@ async function main() {
     }
   }, STARTUP_SETTLE_MS).unref();
   const onSignal = (signal: string) => {
-    running.container.logger.info({ event: 'process.signal', signal });
+    const { container } = running;
     // the grace period for running jobs, plus time to flush telemetry and close the stores
-    const timer = setTimeout(
-      () => {
-        running.container.logger.error({ event: 'process.stop_timeout' }, 'graceful stop took too long');
-        process.exit(1);
-      },
-      (config.jobs.shutdownGraceSeconds + 15) * 1000,
+    const limitSeconds = config.jobs.shutdownGraceSeconds + 15;
+    const work = {
+      runs: [
+        ...(container.services.scraper?.busy ? ['scrape'] : []),
+        ...(container.services.runs?.activeKinds() ?? []),
+      ],
+      jobs: container.queue.running(),
+      graceSeconds: config.jobs.shutdownGraceSeconds,
+      limitSeconds,
+    };
+    container.logger.info(
+      { event: 'process.signal', signal, runs: work.runs, jobs: work.jobs, limit_seconds: limitSeconds },
+      shutdownLine(signal, work),
     );
+    const timer = setTimeout(() => {
+      container.logger.error({ event: 'process.stop_timeout' }, 'graceful stop took too long');
+      process.exit(1);
+    }, limitSeconds * 1000);
     timer.unref();
     void running.stop().then(() => process.exit(0));
   };

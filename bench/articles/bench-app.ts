@@ -16,6 +16,12 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
+/**
+ * Seconds after a view until the service moves the viewed article's counter into the stored count
+ * (VIEW_COUNT_RECENT_FLUSH_SECONDS, its default): a bench that counts stored views waits this long.
+ */
+export const RECENT_FLUSH_SECONDS = 2;
+
 /** The real api role on loopback (port 0) over the given stores, logging off, limits off. */
 export async function startBenchApp(
   database: Database,
@@ -29,6 +35,9 @@ export async function startBenchApp(
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
     RATE_LIMIT_VIEWS_PER_MINUTE: '0',
+    RATE_LIMIT_SEARCH_PER_MINUTE: '0',
+    RATE_LIMIT_SIMILAR_PER_MINUTE: '0',
+    VIEW_COUNT_RECENT_FLUSH_SECONDS: String(RECENT_FLUSH_SECONDS),
   });
   const logger = pino({ level: 'silent' });
   const container = await createContainer(config, { database, cache, logger });

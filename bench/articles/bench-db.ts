@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
 import { seedDatabase } from '../../src/infrastructure/db/seed.js';
-import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
+import { createScratchDatabase } from '../support/scratch-database.js';
 
 export interface BenchDatabase {
   database: Database;

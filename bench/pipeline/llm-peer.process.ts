@@ -1,7 +1,24 @@
-/** The zero-latency OpenAI-compatible peer in its own process, so that it does not share the measured one's CPU. */
+/**
+ * The OpenAI-compatible peer in its own process, so that it does not share the measured one's CPU.
+ * Zero latency by default; LLM_PEER_LATENCY_MS, LLM_PEER_MAX_CONCURRENT and LLM_PEER_RETRY_AFTER_S
+ * make it a model with a latency and a rate limit (429 with Retry-After past that many at once).
+ * The message `count` answers the calls answered and refused so far.
+ */
 import { OpenAiPeer } from '../../test/peers/openai-peer.js';
-import { modelReply } from '../../test/helpers/pipeline-factories.js';
+import { modelReply } from '../support/feed-items.js';
 
 const peer = await new OpenAiPeer((call) => modelReply(call)).start();
+const env = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+peer.latencyMs = env('LLM_PEER_LATENCY_MS') ?? 0;
+peer.maxConcurrent = env('LLM_PEER_MAX_CONCURRENT') ?? Infinity;
+peer.retryAfterSeconds = env('LLM_PEER_RETRY_AFTER_S') ?? 1;
 process.send?.({ baseUrl: peer.baseUrl });
+process.on('message', (m) => {
+  if (m === 'count')
+    process.send?.({
+      calls: peer.chatCalls.length,
+      rateLimited: peer.rateLimited,
+      maxInFlight: peer.maxInFlight,
+    });
+});
 process.on('disconnect', () => void peer.stop().then(() => process.exit(0)));

@@ -1,5 +1,5 @@
 /**
- * Dashboard load (DESIGN.md §6: with a 100 ms upstream, every panel filled <= 1.5 s after
+ * Dashboard load (budget in docs/performance.md: with a 100 ms upstream, every panel filled <= 1.5 s after
  * navigation): headless Chromium against the whole service started as `npm start` starts it (api,
  * web and worker roles, PGlite, the built SPA), whose MONITOR_* point at a Loki/Tempo-speaking peer
  * answering every query after 100 ms. The figure is the slowest of several navigations to
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Scenario } from '../types.js';
-import { monitorEnv, storePeer } from '../../test/helpers/monitoring-store-peer.js';
+import { monitorEnv, storePeer } from '../../test/peers/monitoring-store-peer.js';
 
 const BUDGET_MS = 1500;
 const UPSTREAM_MS = 100;

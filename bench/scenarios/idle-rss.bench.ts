@@ -1,5 +1,5 @@
 /**
- * Idle memory of `npm start` (DESIGN.md §6: RSS <= 200 MB): the whole service on the embedded
+ * Idle memory of `npm start` (budget in docs/performance.md: RSS <= 200 MB): the whole service on the embedded
  * defaults (api, web and worker roles, PGlite, memory cache) started by `npm start` itself (its
  * prestart transpiles src/ to dist/, then the script execs `node dist/main.js all`), left idle after
  * start-up, then the resident set of the process that serves read from /proc. Twice on one data

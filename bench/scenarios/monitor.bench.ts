@@ -1,5 +1,5 @@
 /**
- * Monitoring batch budget (DESIGN.md §6): a batch of 12 queries against a 150 ms upstream takes at
+ * Monitoring batch budget (docs/performance.md): a batch of 12 queries against a 150 ms upstream takes at
  * most 1.15x the time of one query through the same proxy — the queries run concurrently.
  */
 import { pino } from 'pino';

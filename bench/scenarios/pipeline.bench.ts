@@ -1,5 +1,5 @@
 /**
- * Scraper pipeline budget (DESIGN.md §6): 1,000 new articles through the whole pipeline (discover,
+ * Scraper pipeline budget (docs/performance.md): 1,000 new articles through the whole pipeline (discover,
  * fetch, dedup, publish, processing, analysis by a zero-latency OpenAI-compatible peer, tagging,
  * translation) at >= 200 articles/s, and the cost of tracing (OTLP export to a loopback receiver)
  * at most 10% of the pipeline process's CPU time. Each mode is one service (its own database and
@@ -21,19 +21,38 @@ import { loadConfig } from '../../src/config.js';
 import { createContainer } from '../../src/composition/container.js';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
 import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
-import { makeItem, rssFeed, startFeedServer } from '../../test/helpers/pipeline-factories.js';
+import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
 
-/** the LLM peer runs in a child process: its request handling is not the pipeline's cost */
-export async function startLlmPeer(): Promise<{ baseUrl: string; stop(): void }> {
+/**
+ * The LLM peer runs in a child process: its request handling is not the pipeline's cost. `env`
+ * gives it a latency and a rate limit (bench/pipeline/llm-peer.process.ts).
+ */
+export async function startLlmPeer(env: Record<string, string> = {}): Promise<{
+  baseUrl: string;
+  /** chat calls answered and refused with 429 so far, and the most answered at once */
+  count(): Promise<{ calls: number; rateLimited: number; maxInFlight: number }>;
+  stop(): void;
+}> {
   const child = fork(fileURLToPath(new URL('../pipeline/llm-peer.process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
     child.once('exit', (code) => reject(new Error(`LLM peer exited with ${code}`)));
   });
-  return { baseUrl, stop: () => child.disconnect() };
+  return {
+    baseUrl,
+    count: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) =>
+          resolve(m as { calls: number; rateLimited: number; maxInFlight: number }),
+        );
+        child.send('count');
+      }),
+    stop: () => child.disconnect(),
+  };
 }
 
 /**
@@ -90,7 +109,15 @@ export async function freshDatabase(url: string | undefined): Promise<Database> 
 /** One mode's service in the bench process: its own database and container, kept for every run. */
 export interface PipelineRig {
   /** one scraper run of the feeds' current items, timed; the CPU time includes exporting its spans */
-  run(): Promise<{ seconds: number; cpuSeconds: number; counts: Record<string, number>; status: string }>;
+  run(): Promise<{
+    id: string;
+    seconds: number;
+    cpuSeconds: number;
+    counts: Record<string, number>;
+    status: string;
+  }>;
+  /** the rig's database, read through the public schema */
+  database: Database;
   close(): Promise<void>;
 }
 
@@ -147,8 +174,15 @@ export async function startRig(
       // the spans still held are exported now, inside the measured CPU time: they are this run's
       await container.services.flushTelemetry?.();
       const used = process.cpuUsage(cpu);
-      return { seconds, cpuSeconds: (used.user + used.system) / 1e6, counts: run.counts, status: run.status };
+      return {
+        id: run.id,
+        seconds,
+        cpuSeconds: (used.user + used.system) / 1e6,
+        counts: run.counts,
+        status: run.status,
+      };
     },
+    database,
     close,
   };
 }

@@ -4,12 +4,19 @@
  * within the list budget (p99 <= 15 ms). See docs/performance.md.
  */
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { decorated, pageSql, whereOf } from '../../src/infrastructure/db/repositories/article.repository.js';
 import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
 import { rowsOf, type Database } from '../../src/infrastructure/db/client.js';
-import type { ArticleListQuery } from '../../src/application/articles/articles.ports.js';
+import {
+  decoratedPage,
+  metricPage,
+  relevancePage,
+  scrapedAtPage,
+  searchOf,
+  statement,
+  unreadWhere,
+  type Statement,
+} from '../articles/list-sql.js';
 import { createBenchDatabase, makeTopics, percentile, round } from '../articles/bench-db.js';
 import { closeAgent, httpGet, startBenchApp } from '../articles/bench-app.js';
 import { CJK_WORDS, VOCABULARY, generateReaderArticles } from '../articles/reader-data.js';
@@ -17,13 +24,14 @@ import { CJK_WORDS, VOCABULARY, generateReaderArticles } from '../articles/reade
 const SEARCH_P99_MS = 50;
 const LIST_P99_MS = 15;
 
-/** The plan of one page statement, one line per node: "Limit > Sort > Bitmap Heap Scan on articles ..." */
-async function planOf(database: Database, q: Omit<ArticleListQuery, 'viewerId'>, viewerId: string | null) {
-  const dialect = new PgDialect();
-  const compiled = dialect.sqlToQuery(decorated(pageSql(q), viewerId));
+/**
+ * The plan of one page statement (the bench's own SQL of the page the API answers, list-sql.ts),
+ * one line per node: "Limit > Sort > Bitmap Heap Scan on articles ..."
+ */
+async function planOf(database: Database, page: Statement) {
   const rows = rowsOf<{ 'QUERY PLAN': string }>(
     await database.db.execute(
-      sql.raw(`explain (analyze, costs off, timing off, summary off) ${inline(compiled)}`),
+      sql.raw(`explain (analyze, costs off, timing off, summary off) ${inline(page)}`),
     ),
   );
   return rows
@@ -37,8 +45,8 @@ async function planOf(database: Database, q: Omit<ArticleListQuery, 'viewerId'>,
     .join(' | ');
 }
 
-/** a compiled statement with its parameters written in (EXPLAIN of a one-off statement) */
-function inline(q: { sql: string; params: unknown[] }): string {
+/** a statement with its parameters written in (EXPLAIN of a one-off statement) */
+function inline(q: Statement): string {
   return q.sql.replace(/\$(\d+)/g, (_, n: string) => {
     const v = q.params[Number(n) - 1];
     return typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
@@ -114,25 +122,18 @@ async function readerScenario(ctx: BenchContext): Promise<BenchResult[]> {
     for (const [label, q] of searches) {
       const path = `/articles?q=${encodeURIComponent(q)}&limit=20`;
       const { p50, p99 } = await timed(app.base, path, requests);
-      const query = {
-        filter: { q },
-        sort: { kind: 'relevance' as const },
-        order: 'desc' as const,
-        limit: 20,
-        offset: 0,
-      };
-      const matches = rowsOf<{ n: number }>(
-        await bench.database.db.execute(
-          sql`select count(*)::int as n from articles a where ${whereOf({ q })}`,
-        ),
-      )[0]!.n;
+      const page = statement((p) => decoratedPage(p, relevancePage(p, searchOf(p, q), 20), null));
+      const count = statement(
+        (p) => `select count(*)::int as n from articles a where ${searchOf(p, q).where}`,
+      );
+      const matches = rowsOf<{ n: number }>(await bench.database.db.execute(sql.raw(inline(count))))[0]!.n;
       results.push({
         scenario: `reader.search ${label} (${size} articles)`,
         figure: round(p99),
         unit: 'ms p99',
         budget: `p99 <= ${SEARCH_P99_MS} ms`,
         pass: p99 <= SEARCH_P99_MS,
-        notes: `q=${q}; ${matches} matches; p50 ${round(p50)} ms; build ${buildSeconds} s; plan: ${await planOf(bench.database, query, null)}`,
+        notes: `q=${q}; ${matches} matches; p50 ${round(p50)} ms; build ${buildSeconds} s; plan: ${await planOf(bench.database, page)}`,
       });
     }
     // the same list without unread_only, measured in the same run: the floor of the machine's noise
@@ -141,16 +142,14 @@ async function readerScenario(ctx: BenchContext): Promise<BenchResult[]> {
     for (const sort of ['scraped_at', 'citation_count']) {
       const path = `/articles?unread_only=true&sort=${sort}&order=desc&limit=20`;
       const { p50, p99 } = await timed(app.base, path, requests * 2, auth);
-      const query = {
-        filter: { unreadFor: userId },
-        sort:
+      const page = statement((p) => {
+        const where = unreadWhere(p, userId);
+        const rows =
           sort === 'scraped_at'
-            ? { kind: 'column' as const, column: 'scraped_at' as const }
-            : { kind: 'metric' as const, metricKey: sort },
-        order: 'desc' as const,
-        limit: 20,
-        offset: 0,
-      };
+            ? scrapedAtPage(p, where, 'desc', 20, 0)
+            : metricPage(p, where, sort, 'desc', 20, 0);
+        return decoratedPage(p, rows, userId);
+      });
       results.push({
         scenario: `reader.unread_only sort=${sort} (${size} articles)`,
         figure: round(p99),
@@ -159,7 +158,7 @@ async function readerScenario(ctx: BenchContext): Promise<BenchResult[]> {
         ratio: round(p99 / floor.p99),
         budget: `p99 <= ${LIST_P99_MS} ms`,
         pass: p99 <= LIST_P99_MS,
-        notes: `p50 ${round(p50)} ms (plain list p50 ${round(floor.p50)} / p99 ${round(floor.p99)} ms in the same run); 5,500 read; plan: ${await planOf(bench.database, query, userId)}`,
+        notes: `p50 ${round(p50)} ms (plain list p50 ${round(floor.p50)} / p99 ${round(floor.p99)} ms in the same run); 5,500 read; plan: ${await planOf(bench.database, page)}`,
       });
     }
     return results;

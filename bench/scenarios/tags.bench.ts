@@ -9,7 +9,7 @@ import type { BenchContext, BenchResult, Scenario } from '../types.js';
 import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
 import { createBenchDatabase, makeTopics, percentile, round } from '../articles/bench-db.js';
 import { closeAgent, httpGet, startBenchApp } from '../articles/bench-app.js';
-import { seedTagsAtScale } from '../../test/helpers/tag-factories.js';
+import { seedTagsAtScale } from '../support/tag-seed.js';
 
 const P99_MS = 100;
 const P99_COUNT_SORT_MS = 150;

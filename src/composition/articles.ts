@@ -13,43 +13,60 @@ import {
   DrizzleArticleEmbeddingStore,
   DrizzleTopicLookup,
 } from '../infrastructure/db/repositories/article-embedding.repository.js';
+import {
+  EMBEDDED_PHRASE_CANDIDATES,
+  EMBEDDED_RELEVANCE_CANDIDATES,
+  RELEVANCE_CANDIDATES,
+} from '../infrastructure/db/repositories/article-search.sql.js';
 import { DrizzleFavoriteRepository } from '../infrastructure/db/repositories/favorite.repository.js';
 import { DrizzleReadStateRepository } from '../infrastructure/db/repositories/read-state.repository.js';
 import { DrizzleViewCountStore } from '../infrastructure/db/repositories/view-count.repository.js';
 import { FeedAtomWriter } from '../infrastructure/feeds/atom-writer.js';
 import { SanitizeHtmlSanitizer } from '../infrastructure/feeds/html-sanitizer.js';
-import type { WireArea } from './context.js';
+import { CachedHtmlSanitizer } from '../infrastructure/feeds/cached-html-sanitizer.js';
+import type { EmbeddingProvider } from '../application/shared/embedding.js';
+import type { ReportsService } from '../application/reports/reports.service.js';
+import type { AreaWiring, WiringContext } from './context.js';
 
 /**
  * Articles API (list, reader view, search, read state, similar articles, Atom feeds out), view
  * counting (with its flush loop on the worker role) and favorites.
  */
-export const wireArticles: WireArea = (ctx) => {
+export const wireArticles = (
+  ctx: WiringContext,
+  { embedder, reports }: { embedder: EmbeddingProvider; reports: Pick<ReportsService, 'list'> },
+): AreaWiring<'articles' | 'favorites' | 'views' | 'readState' | 'similar' | 'feeds'> => {
   const logger = ctx.logger.child({ area: 'articles' });
-  const views = new ViewsService(ctx.cache, new DrizzleViewCountStore(ctx.db), logger);
-  const repository = new DrizzleArticleRepository(ctx.db);
+  const views = new ViewsService(ctx.cache, new DrizzleViewCountStore(ctx.db), logger, {
+    recentFlushDelayMs: ctx.config.jobs.viewCountRecentFlushSeconds * 1000,
+  });
+  const repository = new DrizzleArticleRepository(ctx.db, Date.now, {
+    relevanceCandidates:
+      ctx.database.kind === 'pglite' ? EMBEDDED_RELEVANCE_CANDIDATES : RELEVANCE_CANDIDATES,
+    phraseCandidates: ctx.database.kind === 'pglite' ? EMBEDDED_PHRASE_CANDIDATES : null,
+  });
   const reads = new DrizzleReadStateRepository(ctx.db);
   const articles = new ArticlesService(
     repository,
     new DrizzleEnabledMetrics(ctx.db),
     reads,
-    new SanitizeHtmlSanitizer(),
+    new CachedHtmlSanitizer(new SanitizeHtmlSanitizer()),
     views,
   );
-  const embedder = ctx.services.embedder;
-  if (!embedder) throw new Error('the tags area (embedder) is wired before the articles area');
   return {
     services: {
       articles,
       favorites: new FavoritesService(new DrizzleFavoriteRepository(ctx.db)),
       views,
       readState: new ReadStateService(reads),
-      similar: new SimilarArticlesService(new DrizzleArticleEmbeddingStore(ctx.db), repository, embedder),
+      similar: new SimilarArticlesService(new DrizzleArticleEmbeddingStore(ctx.db), repository, embedder, {
+        // the built-in embedder runs in process; an endpoint is called for signed-in readers only
+        guestsMayEmbed: !ctx.config.embedding.url,
+      }),
       feeds: new FeedsService(
         articles,
         new DrizzleTopicLookup(ctx.db),
-        // the reports area is wired after this one; the feed asks it at request time
-        { list: (q) => ctx.services.reports!.list(q) },
+        reports,
         new FeedAtomWriter(),
         ctx.config.publicBaseUrl,
       ),

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger as Pino } from 'pino';
 import { ConfigError, type Config } from '../config.js';
+import { configuredSecrets } from './secrets.js';
 import { AppError } from '../domain/errors.js';
 import { openDatabase, type Database } from '../infrastructure/db/client.js';
 import { seedDatabase } from '../infrastructure/db/seed.js';
@@ -11,6 +12,7 @@ import { ScryptHasher } from '../infrastructure/auth/scrypt-hasher.js';
 import { JwtTokens, loadOrCreateSecret } from '../infrastructure/auth/jwt-tokens.js';
 import { ZxcvbnCommonPasswords } from '../infrastructure/auth/common-passwords.js';
 import { DrizzleUserRepository } from '../infrastructure/db/repositories/user.repository.js';
+import { DrizzlePasswordResetRepository } from '../infrastructure/db/repositories/password-reset.repository.js';
 import {
   DrizzleProviderRepository,
   DrizzleSourceRepository,
@@ -21,42 +23,34 @@ import { PgBossJobQueue } from '../infrastructure/queue/pg-boss-queue.js';
 import type { JobQueue } from '../application/jobs/job-queue.ports.js';
 import { AuthService } from '../application/auth/auth.service.js';
 import { CatalogService } from '../application/catalog/catalog.service.js';
+import { wireGoogleReader } from './greader.js';
 import { RateLimiter } from '../application/shared/rate-limit.js';
+import { LoginThrottle } from '../application/auth/login-throttle.js';
 import { systemClock, type Clock, type JobLock, type KeyValueCache } from '../application/shared/ports.js';
 import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
 import { OpenAiLanguageModelFactory } from '../infrastructure/llm/openai-language-model.js';
+import { DrizzleLlmUsageStore } from '../infrastructure/db/repositories/llm-usage.repository.js';
+import { LlmUsageRecorder, MeteredLanguageModelFactory } from '../application/shared/llm-usage.js';
 import { TelegramMessenger } from '../infrastructure/messenger/telegram-messenger.js';
 import { wireUsers } from './users.js';
 import { wireProviderTest } from './provider-test.js';
 import { wireOpml } from './opml.js';
+import { wireWorks } from './works.js';
 import { wireMetrics } from './metrics.js';
 import { wireMonitoring } from './monitoring.js';
-import type { BackgroundWorker, WireArea, WiringContext } from './context.js';
+import type { BackgroundWorker, WiringContext } from './context.js';
+import type { ArticleTagger } from '../application/shared/tagging.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline } from './pipeline.js';
 import { wireRuns } from './runs.js';
 import { wireSources } from './sources.js';
-
-/**
- * The areas, wired in this order; each adds its services, cron jobs and background workers.
- * An area may use the services of the areas before it (ctx.services).
- */
-const AREAS: WireArea[] = [
-  wireMonitoring,
-  wireUsers,
-  wireProviderTest,
-  wireOpml,
-  wireMetrics,
-  wireTags,
-  wireArticles,
-  wireReports,
-  wirePipeline,
-  wireSources,
-  wireRuns,
-];
+import { wireTokens } from './tokens.js';
+import { wireAssistant } from './assistant.js';
+import { wireAsk } from './ask.js';
+import { wireWebhooks } from './webhooks.js';
 
 export interface ContainerOverrides {
   database?: Database;
@@ -71,17 +65,7 @@ export interface ContainerOverrides {
   hasher?: ScryptHasher;
 }
 
-/** Values of the configuration that must never appear in a log line. */
-export function configuredSecrets(config: Config): string[] {
-  return [
-    config.auth.secret,
-    config.auth.adminPassword,
-    config.monitor.apiKey,
-    config.telegram.botToken,
-    config.s3.secretAccessKey,
-    config.embedding.apiKey,
-  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
-}
+export { configuredSecrets } from './secrets.js';
 
 /** Everything a role needs, built once from the config. */
 export interface Container {
@@ -94,6 +78,8 @@ export interface Container {
   /** the durable job queue (pg-boss on the same database), started on first use */
   queue: JobQueue;
   services: Services;
+  /** the pipeline's tagger (tags area), for tools that tag outside a run */
+  tagger: ArticleTagger;
   /** cron jobs of the worker role */
   jobs: ScheduledJob[];
   /** background loops of the worker role (view flush timer, ...): started by the worker */
@@ -127,7 +113,7 @@ export async function createContainer(
   if (!overrides.database) onClose(() => database.close());
   await seedDatabase(database.db);
 
-  // ioredis is loaded only when REDIS_URL is set (docs/decisions.md, "Idle memory")
+  // ioredis is loaded only when REDIS_URL is set (docs/decisions/0003-idle-memory.md)
   const cache =
     overrides.cache ??
     (config.redisUrl
@@ -139,18 +125,25 @@ export async function createContainer(
 
   const clock = overrides.clock ?? systemClock;
   const jobLock = new AdvisoryJobLock(database, logger);
+  // every model call's tokens, per day, purpose and run: the last ones are written after the queue
+  // has stopped (its jobs make calls until then) and before the database closes
+  const llmUsageStore = new DrizzleLlmUsageStore(database.db);
+  const llmUsage = new LlmUsageRecorder(llmUsageStore, logger);
+  onClose(() => llmUsage.flush());
   const queue = new PgBossJobQueue(database, logger);
   // before the database closes; the pipeline stops it earlier still, before telemetry flushes
   onClose(() => queue.stop(config.jobs.shutdownGraceSeconds * 1000));
   const db = database.db;
 
   const secret = config.auth.secret ?? loadOrCreateSecret(config.dataDir);
+  const hasher = overrides.hasher ?? new ScryptHasher();
   const auth = new AuthService(
     new DrizzleUserRepository(db),
-    overrides.hasher ?? new ScryptHasher(),
+    hasher,
     new JwtTokens(secret, config.auth.tokenTtlSeconds),
     logger,
     new ZxcvbnCommonPasswords(),
+    new DrizzlePasswordResetRepository(db),
     { registration: config.auth.registration },
   );
   const catalog = new CatalogService(
@@ -159,12 +152,6 @@ export async function createContainer(
     new DrizzleProviderRepository(db),
   );
 
-  const partial: Partial<Services> = {
-    auth,
-    catalog,
-    rateLimiter: new RateLimiter(cache),
-    readiness: async () => ({ database: await database.ping(), cache: await cache.ping() }),
-  };
   const ctx: WiringContext = {
     config,
     logger,
@@ -175,21 +162,97 @@ export async function createContainer(
     clock,
     jobLock,
     queue,
-    llm: new OpenAiLanguageModelFactory(),
+    llm: new MeteredLanguageModelFactory(
+      new OpenAiLanguageModelFactory({ maxConcurrency: config.jobs.llmConcurrency, logger }),
+      llmUsage,
+    ),
+    llmUsage: llmUsageStore,
+    hasher,
     messenger: new TelegramMessenger({ botToken: config.telegram.botToken, apiUrl: config.telegram.apiUrl }),
-    services: partial,
     onClose,
   };
-  const jobs: ScheduledJob[] = [];
-  const workers: BackgroundWorker[] = [];
-  for (const wire of AREAS) {
-    const area = await wire(ctx);
-    Object.assign(partial, area.services);
-    jobs.push(...(area.jobs ?? []));
-    workers.push(...(area.workers ?? []));
-  }
-  // every area of Services is wired by now (the HTTP layer relies on it)
-  const services = partial as Services;
+  // each area gets what it needs from the areas before it as arguments: the order is the compiler's
+  const monitoring = wireMonitoring(ctx);
+  const users = wireUsers(ctx, { auth });
+  const tokens = wireTokens(ctx);
+  const providerTest = wireProviderTest(ctx);
+  const opml = wireOpml(ctx);
+  const works = wireWorks(ctx);
+  const metrics = wireMetrics(ctx, { onLinks: works.linkJobs.onLinks });
+  const tags = await wireTags(ctx);
+  const webhooks = wireWebhooks(ctx);
+  const reports = wireReports(ctx, { webhooks: webhooks.events });
+  const articles = wireArticles(ctx, { embedder: tags.embedder, reports: reports.services.reports });
+  const ask = wireAsk(ctx, { embedder: tags.embedder });
+  const pipeline = await wirePipeline(ctx, { tagger: tags.tagger, webhooks: webhooks.events });
+  const sources = wireSources(ctx, { catalog, scraper: pipeline.services.scraper });
+  const assistant = wireAssistant(ctx, {
+    articles: articles.services.articles,
+    catalog,
+    reports: reports.services.reports,
+    similar: articles.services.similar,
+    readState: articles.services.readState,
+    favorites: articles.services.favorites,
+    scope: pipeline.scope,
+  });
+  const greader = wireGoogleReader(ctx, {
+    ...articles.services,
+    catalog,
+    ...sources.services,
+    ...users.services,
+    auth,
+    ...tokens.services,
+  });
+  const runs = await wireRuns(ctx, {
+    metricRefresh: metrics.services.metricRefresh,
+    weeklyReports: reports.services.weeklyReports,
+    webhooks: webhooks.events,
+  });
+  const areas = [
+    monitoring,
+    users,
+    tokens,
+    providerTest,
+    opml,
+    works,
+    metrics,
+    tags,
+    webhooks,
+    reports,
+    articles,
+    ask,
+    pipeline,
+    sources,
+    assistant,
+    greader,
+    runs,
+  ];
+  const services: Services = {
+    auth,
+    catalog,
+    rateLimiter: new RateLimiter(cache),
+    loginThrottle: new LoginThrottle(cache),
+    readiness: async () => ({ database: await database.ping(), cache: await cache.ping() }),
+    ...monitoring.services,
+    ...users.services,
+    ...tokens.services,
+    ...providerTest.services,
+    ...opml.services,
+    ...works.services,
+    ...metrics.services,
+    ...tags.services,
+    ...webhooks.services,
+    ...reports.services,
+    ...articles.services,
+    ...ask.services,
+    ...pipeline.services,
+    ...sources.services,
+    ...assistant.services,
+    ...greader.services,
+    ...runs.services,
+  };
+  const jobs: ScheduledJob[] = areas.flatMap((a) => a.jobs ?? []);
+  const workers = areas.flatMap((a) => a.workers ?? []);
 
   const container: Container = {
     config,
@@ -200,6 +263,7 @@ export async function createContainer(
     jobLock,
     queue,
     services,
+    tagger: tags.tagger,
     jobs,
     workers,
     onClose,

@@ -4,7 +4,9 @@ import type { Database, Db } from '../infrastructure/db/client.js';
 import type { LogTap } from '../infrastructure/logging/log-tap.js';
 import type { Clock, JobLock, KeyValueCache } from '../application/shared/ports.js';
 import type { JobQueue } from '../application/jobs/job-queue.ports.js';
+import type { PasswordHasher } from '../application/auth/auth.ports.js';
 import type { LanguageModelFactory } from '../application/shared/llm.js';
+import type { LlmUsageStore } from '../application/shared/llm-usage.js';
 import type { Messenger } from '../application/shared/messenger.js';
 import type { Services } from '../http/services.js';
 import type { ScheduledJob } from '../jobs/scheduler.js';
@@ -22,10 +24,12 @@ export interface WiringContext {
   jobLock: JobLock;
   /** the durable job queue shared by the areas (pipeline stages, cron schedules) */
   queue: JobQueue;
+  /** every model call is metered: calls and tokens per day, purpose and run */
   llm: LanguageModelFactory;
+  llmUsage: LlmUsageStore;
+  /** the password hasher of the auth service (accounts set passwords too) */
+  hasher: PasswordHasher;
   messenger: Messenger;
-  /** services wired by the areas before this one (areas are wired in list order) */
-  services: Partial<Services>;
   onClose(fn: () => Promise<void>): void;
 }
 
@@ -38,11 +42,12 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
-/** What one area adds: its use cases for the HTTP layer, cron jobs and background loops. */
-export interface AreaWiring {
-  services?: Partial<Services>;
+/**
+ * What one area adds: its use cases for the HTTP layer (exactly the `Services` keys it owns), cron
+ * jobs and background loops. What other areas need from it is returned beside (e.g. the tagger).
+ */
+export interface AreaWiring<K extends keyof Services> {
+  services: Pick<Services, K>;
   jobs?: ScheduledJob[];
   workers?: BackgroundWorker[];
 }
-
-export type WireArea = (ctx: WiringContext) => AreaWiring | Promise<AreaWiring>;

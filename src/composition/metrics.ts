@@ -1,22 +1,36 @@
 import { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
-import { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import {
+  CITATION_ARRIVALS_CRON,
+  CITATION_ARRIVALS_JOB,
+  MetricRefreshService,
+} from '../application/metrics/metric-refresh.service.js';
 import {
   citationUserAgent,
   CrossrefSource,
+  type IdentifierLinkSink,
   OpenAlexSource,
   SemanticScholarSource,
 } from '../infrastructure/citations/citation-sources.js';
 import { appVersion } from './app-version.js';
 import { DrizzleMetricDefinitionRepository } from '../infrastructure/db/repositories/metric-definition.repository.js';
 import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
-import type { WireArea } from './context.js';
+import type { AreaWiring, WiringContext } from './context.js';
+import { scheduledJob } from '../jobs/scheduler.js';
 
-/** The metric catalog and the daily metric refresh from the citation APIs (cron, CLI and admin endpoint as runs: composition/runs.ts). */
-export const wireMetrics: WireArea = (ctx) => {
+/**
+ * The metric catalog, the lookup of new articles' citations (a tick every minute) and the daily
+ * metric refresh from the citation APIs (cron, CLI and admin endpoint as runs: composition/runs.ts).
+ */
+export const wireMetrics = (
+  ctx: WiringContext,
+  deps: { onLinks?: IdentifierLinkSink } = {},
+): AreaWiring<'metricCatalog' | 'metricRefresh'> => {
   const { citations } = ctx.config;
+  // the identifiers an answer links (a preprint's published DOI) go to the works area
   const opts = {
     requestsPerSecond: citations.requestsPerSecond,
     userAgent: citationUserAgent(appVersion(), citations.mailto),
+    onLinks: deps.onLinks,
   };
   const metricRefresh = new MetricRefreshService(
     new DrizzleMetricRefreshStore(ctx.db),
@@ -37,5 +51,14 @@ export const wireMetrics: WireArea = (ctx) => {
       metricCatalog: new MetricCatalogService(new DrizzleMetricDefinitionRepository(ctx.db)),
       metricRefresh,
     },
+    jobs: [
+      scheduledJob({
+        name: CITATION_ARRIVALS_JOB,
+        cron: CITATION_ARRIVALS_CRON,
+        run: () => metricRefresh.lookUpArrivals(),
+        // every minute: a tick that found no new article is logged at debug
+        idle: (summary) => summary.articles === 0,
+      }),
+    ],
   };
 };

@@ -6,7 +6,7 @@ import { LruLastGoodStore } from '../infrastructure/monitor/last-good-store.js';
 import { displayUrl, storeAuth } from '../infrastructure/monitor/store-auth.js';
 import { OTLP_VARS } from '../infrastructure/tracing/telemetry-config.js';
 import type { Config } from '../config.js';
-import type { WireArea } from './context.js';
+import type { AreaWiring, WiringContext } from './context.js';
 
 interface InfoLogger {
   info(fields: object, msg: string): void;
@@ -61,14 +61,14 @@ export function logMonitorStores(config: Config, logger: InfoLogger): void {
 }
 
 /** The monitoring proxy: credentials and datasource URLs stay here, in the backend. */
-export const wireMonitoring: WireArea = (ctx) => {
+export const wireMonitoring = (ctx: WiringContext): AreaWiring<'monitoring' | 'serviceStats'> => {
   const m = ctx.config.monitor;
   const upstream = upstreamOf(m);
   const lastGood = new LruLastGoodStore(m.cacheMaxBytes);
   return {
     services: {
       monitoring: new MonitoringService(upstream, ctx.clock, ctx.logger, lastGood),
-      serviceStats: new ServiceStatsService(new DrizzleServiceStatsStore(ctx.db), ctx.clock),
+      serviceStats: new ServiceStatsService(new DrizzleServiceStatsStore(ctx.db), ctx.clock, ctx.llmUsage),
     },
   };
 };

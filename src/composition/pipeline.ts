@@ -1,11 +1,10 @@
+import { articleFlow, articleSteps } from '../application/pipeline/article-flow.js';
 import { ArticleJobs } from '../application/pipeline/article-jobs.js';
 import { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
-import { EventBus } from '../application/pipeline/event-bus.js';
-import type { PipelineEvents } from '../application/pipeline/pipeline.events.js';
-import { pipelineHandlers } from '../application/pipeline/pipeline.handlers.js';
 import type { SourceStore } from '../application/pipeline/pipeline.ports.js';
 import { createStages } from '../application/pipeline/pipeline.stages.js';
-import { RunRegistry, resolveModel } from '../application/pipeline/run-registry.js';
+import { RunWaiters, createCloseRun, runEndSteps } from '../application/pipeline/run-end.js';
+import { RunModels, resolveModel } from '../application/pipeline/run-models.js';
 import { ScraperService, createRunExecutor } from '../application/pipeline/scraper.service.js';
 import type { ArticleTagger } from '../application/shared/tagging.js';
 import {
@@ -22,10 +21,20 @@ import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
 import { OutboundGuard } from '../infrastructure/http/outbound-guard.js';
-import { withArticlePipelineSpan } from '../infrastructure/tracing/span-wrappers.js';
+import { withArticlePipelineSpan, type TraceScope } from '../infrastructure/tracing/span-wrappers.js';
 import type { TelemetryOptions } from '../infrastructure/tracing/telemetry.js';
-import type { WireArea, WiringContext } from './context.js';
-import { setupTelemetry, traceHandlers, traceRun, traceStages } from './tracing.js';
+import { configuredSecrets } from './secrets.js';
+import { sendingRunFailures } from './webhooks.js';
+import type { WebhookDeliveries } from '../application/webhooks/webhook-delivery.js';
+import type { AreaWiring, WiringContext } from './context.js';
+import {
+  setupTelemetry,
+  traceArticleSteps,
+  traceCloseRun,
+  traceRun,
+  traceRunEndSteps,
+  traceStages,
+} from './tracing.js';
 
 export interface PipelineWiringOptions {
   telemetry?: TelemetryOptions;
@@ -38,140 +47,148 @@ export interface PipelineWiringOptions {
 const SWEEP_CRON = '*/10 * * * *';
 
 /**
- * The scraper pipeline: stages, event bus and handlers, traced from outside when MONITOR_OTLP_*
- * are set (the application code never sees a span). Needs the tags area's ArticleTagger.
+ * The scraper pipeline: the run's stages, the article jobs and the run's end, traced from outside
+ * when MONITOR_OTLP_* are set (the application code never sees a span). Tags articles through the
+ * tags area's ArticleTagger.
  */
-export const pipelineArea =
-  (opts: PipelineWiringOptions = {}): WireArea =>
-  async (ctx: WiringContext) => {
-    const log = ctx.logger;
-    const telemetry = await setupTelemetry(ctx, opts.telemetry);
-    const scope = telemetry.scope;
+export const wirePipeline = async (
+  ctx: WiringContext,
+  { tagger, webhooks }: { tagger: ArticleTagger; webhooks?: WebhookDeliveries },
+  opts: PipelineWiringOptions = {},
+): Promise<
+  AreaWiring<'scraper' | 'deadJobs' | 'metricsText' | 'flushTelemetry'> & {
+    /** the process's trace scope (null without telemetry), for the spans of other areas */
+    scope: TraceScope | null;
+  }
+> => {
+  const log = ctx.logger;
+  const telemetry = await setupTelemetry(ctx, opts.telemetry);
+  const scope = telemetry.scope;
 
-    const sourceRepo = new DrizzleSourceRepository(ctx.db);
-    const fetchResults = new DrizzleSourceFetchRepository(ctx.db);
-    const sources: SourceStore = {
-      listEnabled: () => sourceRepo.list({ enabledOnly: true }),
-      get: (id) => sourceRepo.get(id),
-      recordFetch: async (id, patch) => void (await sourceRepo.update(id, patch)),
-      addFetchResults: (rows) => fetchResults.add(rows),
-      setFetchCounts: (runId, field, counts) => fetchResults.setCounts(runId, field, counts),
-    };
-    const providers = new DrizzleProviderRepository(ctx.db);
-    const articles = new DrizzleArticleStore(ctx.db);
-    const runs = new DrizzleRunStore(ctx.db);
-    const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
-    ctx.onClose(() => http.close());
-    const registry = new RunRegistry(() => resolveModel(providers, ctx.llm), log);
-
-    const tagger = ctx.services.tagger ?? missingTagger(ctx);
-    let handlers = pipelineHandlers({
-      articles,
-      tagger,
-      runs: registry,
-      metrics: telemetry.metrics,
-      messenger: ctx.messenger,
-      opsChatId: ctx.config.telegram.opsChatId,
-      logger: log,
-    });
-    if (scope) handlers = traceHandlers(scope, handlers);
-    const jobsConfig = ctx.config.jobs;
-    const concurrency = opts.concurrency ?? jobsConfig.concurrency;
-    const bus = new EventBus<PipelineEvents>(handlers, {
-      logger: log,
-      concurrency,
-      flowScope: scope ? withArticlePipelineSpan(scope) : undefined,
-    });
-
-    let stages = createStages({
-      sources,
-      feeds: new HttpFeedReader(http),
-      pages: new HttpPageReader(http),
-      articles,
-      runs,
-      registry,
-      logger: log,
-      now: () => ctx.clock.now(),
-    });
-    if (scope) stages = traceStages(scope, stages);
-    const states = new DrizzleArticleStates(ctx.db);
-    const jobs = new ArticleJobs({
-      // a job carries the trace context it was sent in: article.pipeline continues the run's trace
-      queue: scope ? withTraceContext(scope, ctx.queue) : ctx.queue,
-      bus,
-      states,
-      logger: log,
-      retryLimit: jobsConfig.retryLimit,
-      retryDelaySeconds: jobsConfig.retryDelaySeconds,
-      concurrency,
-    });
-    const stopping = new AbortController();
-    let execute = createRunExecutor({
-      stages,
-      bus,
-      runs,
-      registry,
-      jobs,
-      states,
-      logger: log,
-      signal: stopping.signal,
-    });
-    if (scope) execute = traceRun(scope, execute);
-
-    const scraper = new ScraperService(runs, execute, log);
-    /**
-     * SIGTERM: a run stops waiting for its articles (their jobs go on), then running jobs get the
-     * grace period to finish and the rest are handed back to the queue, before telemetry flushes.
-     */
-    const drain = async () => {
-      stopping.abort();
-      await scraper.idle();
-      await ctx.queue.stop(jobsConfig.shutdownGraceSeconds * 1000);
-    };
-    // closers run in reverse: this one before telemetry flushes and the stores close
-    ctx.onClose(drain);
-
-    return {
-      services: {
-        scraper,
-        deadJobs: new DeadJobsService(ctx.queue),
-        ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
-        ...(telemetry.enabled ? { flushTelemetry: () => telemetry.flush() } : {}),
-      },
-      jobs: [
-        // the schedule reads the sources that are due by their fetch interval
-        {
-          name: 'scraper',
-          cron: jobsConfig.scraperCron,
-          run: () => scraper.runNow('cron', undefined, { kind: 'due' }),
-        },
-        { name: 'article-sweep', cron: SWEEP_CRON, run: () => jobs.sweep() },
-      ],
-      workers: [
-        {
-          name: 'article-jobs',
-          start: () =>
-            void jobs
-              .start()
-              .catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
-          ready: () => jobs.start(),
-          stop: drain,
-        },
-      ],
-    };
+  const sourceRepo = new DrizzleSourceRepository(ctx.db);
+  const fetchResults = new DrizzleSourceFetchRepository(ctx.db);
+  const sources: SourceStore = {
+    listEnabled: () => sourceRepo.list({ enabledOnly: true }),
+    get: (id) => sourceRepo.get(id),
+    recordFetch: async (id, patch) => void (await sourceRepo.update(id, patch)),
+    addFetchResults: (rows) => fetchResults.add(rows),
+    setFetchCounts: (runId, field, counts) => fetchResults.setCounts(runId, field, counts),
   };
+  const providers = new DrizzleProviderRepository(ctx.db);
+  const articles = new DrizzleArticleStore(ctx.db);
+  const runs = sendingRunFailures(new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config)), webhooks);
+  const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
+  ctx.onClose(() => http.close());
+  const models = new RunModels(() => resolveModel(providers, ctx.llm), log);
+  const states = new DrizzleArticleStates(ctx.db);
+  const jobsConfig = ctx.config.jobs;
+  const concurrency = opts.concurrency ?? jobsConfig.concurrency;
 
-export const wirePipeline: WireArea = pipelineArea();
+  // a run's end: written once, by whichever process finishes its last article
+  let endSteps = runEndSteps({
+    metrics: telemetry.metrics,
+    messenger: ctx.messenger,
+    opsChatId: ctx.config.telegram.opsChatId,
+    logger: log,
+  });
+  if (scope) endSteps = traceRunEndSteps(scope, endSteps);
+  const waiters = new RunWaiters();
+  let closeRun = createCloseRun({ runs, states, steps: endSteps, waiters, logger: log });
+  if (scope) closeRun = traceCloseRun(scope, closeRun);
 
-/** Until the tags area is wired, articles keep their suggested tags in metadata only. */
-function missingTagger(ctx: WiringContext): ArticleTagger {
-  let warned = false;
+  // an article's steps, top-down, in one job
+  let steps = articleSteps({
+    articles,
+    tagger,
+    models,
+    logger: log,
+  });
+  if (scope) steps = traceArticleSteps(scope, steps);
+  let flow = articleFlow(steps, log, webhooks && ((id) => webhooks.articlePublished(id)));
+  if (scope) flow = withArticlePipelineSpan(scope, flow);
+  const jobs = new ArticleJobs({
+    // a job carries the trace context of its run: article.pipeline continues the run's trace
+    queue: scope ? withTraceContext(scope, ctx.queue) : ctx.queue,
+    articles,
+    states,
+    flow,
+    closeRun,
+    logger: log,
+    retryLimit: jobsConfig.retryLimit,
+    retryDelaySeconds: jobsConfig.retryDelaySeconds,
+    concurrency,
+  });
+
+  let stages = createStages({
+    sources,
+    feeds: new HttpFeedReader(http),
+    pages: new HttpPageReader(http),
+    articles,
+    runs,
+    jobs,
+    logger: log,
+    now: () => ctx.clock.now(),
+  });
+  if (scope) stages = traceStages(scope, stages);
+  const stopping = new AbortController();
+  let execute = createRunExecutor({
+    stages,
+    runs,
+    models,
+    closeRun,
+    waiters,
+    logger: log,
+    signal: stopping.signal,
+  });
+  if (scope) execute = traceRun(scope, execute);
+
+  const scraper = new ScraperService(runs, execute, log);
+  /**
+   * SIGTERM: a run stops waiting for its articles (their jobs go on), then running jobs get the
+   * grace period to finish and the rest are handed back to the queue, before telemetry flushes.
+   */
+  const drain = async () => {
+    stopping.abort();
+    await scraper.idle();
+    await ctx.queue.stop(jobsConfig.shutdownGraceSeconds * 1000);
+  };
+  // closers run in reverse: this one before telemetry flushes and the stores close
+  ctx.onClose(drain);
+
   return {
-    tagArticle() {
-      if (!warned)
-        ctx.logger.warn({ event: 'pipeline.tagger_missing' }, 'no ArticleTagger wired: tags not linked');
-      warned = true;
-      return Promise.resolve({ tagIds: [], createdTags: [], suggestions: 0 });
+    scope,
+    services: {
+      scraper,
+      deadJobs: new DeadJobsService(ctx.queue),
+      ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
+      ...(telemetry.enabled ? { flushTelemetry: () => telemetry.flush() } : {}),
     },
+    jobs: [
+      // the schedule reads the sources that are due by their fetch interval
+      {
+        name: 'scraper',
+        cron: jobsConfig.scraperCron,
+        run: () => scraper.runNow('cron', undefined, { kind: 'due' }),
+      },
+      {
+        name: 'article-sweep',
+        cron: SWEEP_CRON,
+        run: async () => {
+          await jobs.sweep();
+          // a run whose last job could not write its end (the database was away) ends now
+          for (const runId of await runs.endedOpen())
+            await closeRun({ runId, status: 'completed', error: null });
+        },
+      },
+    ],
+    workers: [
+      {
+        name: 'article-jobs',
+        start: () =>
+          void jobs.start().catch((err: unknown) => log.error({ event: 'pipeline.jobs.start_failed', err })),
+        ready: () => jobs.start(),
+        stop: drain,
+      },
+    ],
   };
-}
+};

@@ -11,10 +11,15 @@ import { DrizzleReportInputs } from '../infrastructure/db/repositories/report-in
 import { SmtpMailer } from '../infrastructure/mail/smtp-mailer.js';
 import { LocalMediaStorage } from '../infrastructure/storage/local-media-storage.js';
 import { S3MediaStorage } from '../infrastructure/storage/s3-media-storage.js';
-import type { WireArea } from './context.js';
+import type { AreaWiring, WiringContext } from './context.js';
+import { sendingCompletedReports } from './webhooks.js';
+import type { WebhookDeliveries } from '../application/webhooks/webhook-delivery.js';
 
 /** Weekly reports: generation job (cron, CLI and admin endpoint as runs: composition/runs.ts), delivery, public read side, media. */
-export const wireReports: WireArea = (ctx) => {
+export const wireReports = (
+  ctx: WiringContext,
+  { webhooks }: { webhooks?: WebhookDeliveries } = {},
+): AreaWiring<'reports' | 'weeklyReports'> => {
   const { config, db, logger } = ctx;
   const reports = new DrizzleReportRepository(db);
   const { s3 } = config;
@@ -39,7 +44,7 @@ export const wireReports: WireArea = (ctx) => {
   });
   const weeklyReports = new WeeklyReportService({
     inputs: new DrizzleReportInputs(db),
-    reports,
+    reports: sendingCompletedReports(reports, webhooks),
     llm: ctx.llm,
     covers: new SvgCoverRenderer(),
     media,

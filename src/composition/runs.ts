@@ -2,18 +2,37 @@ import { JobsService } from '../application/runs/jobs.service.js';
 import { RunsService } from '../application/runs/runs.service.js';
 import { METRIC_REFRESH_JOB } from '../application/metrics/metric-refresh.service.js';
 import { DrizzleRunRepository } from '../infrastructure/db/repositories/run.repository.js';
-import type { WireArea } from './context.js';
+import { configuredSecrets } from './secrets.js';
+import { sendingRunFailures } from './webhooks.js';
+import type { WebhookDeliveries } from '../application/webhooks/webhook-delivery.js';
+import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
+import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
+import type { AreaWiring, WiringContext } from './context.js';
 
 /**
  * Runs as records (GET /admin/runs) and the metric refresh and weekly reports as runs (202 from
  * their admin endpoints, the CLI, the cron). Needs the metrics and reports areas.
  * At start, the runs a dead process left queued or running are closed as interrupted.
  */
-export const wireRuns: WireArea = async (ctx) => {
-  const { metricRefresh, weeklyReports } = ctx.services;
-  if (!metricRefresh || !weeklyReports) throw new Error('wireRuns needs the metrics and reports areas');
+export const wireRuns = async (
+  ctx: WiringContext,
+  {
+    metricRefresh,
+    weeklyReports,
+    webhooks,
+  }: {
+    metricRefresh: MetricRefreshService;
+    weeklyReports: WeeklyReportService;
+    webhooks?: WebhookDeliveries;
+  },
+): Promise<AreaWiring<'runs' | 'jobs'>> => {
   const logger = ctx.logger.child({ area: 'runs' });
-  const runs = new RunsService(new DrizzleRunRepository(ctx.db), ctx.clock, logger);
+  const runs = new RunsService(
+    sendingRunFailures(new DrizzleRunRepository(ctx.db, configuredSecrets(ctx.config)), webhooks),
+    ctx.clock,
+    logger,
+    ctx.llmUsage,
+  );
   // PGlite is held by this process alone (the DATA_DIR lock): every run still open is a dead one's
   await runs.closeInterrupted({ exclusiveDatabase: ctx.database.kind === 'pglite' });
   const jobs = new JobsService(runs, metricRefresh, weeklyReports);

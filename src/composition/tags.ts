@@ -12,7 +12,8 @@ import {
 import { DrizzleTagStore } from '../infrastructure/db/repositories/tag.repository.js';
 import { SystemSettings } from '../infrastructure/db/repositories/system-settings.repository.js';
 import type { Db } from '../infrastructure/db/client.js';
-import type { WireArea } from './context.js';
+import type { ArticleTagger } from '../application/shared/tagging.js';
+import type { AreaWiring, WiringContext } from './context.js';
 
 export const DENSE_DIMENSION_KEY = 'embedding.dense_dimension';
 
@@ -59,24 +60,32 @@ export async function ensureEmbeddingDimension(db: Db, embedder: EmbeddingProvid
   }
 }
 
-/** Tag groups, tags, normalization suggestions, the pipeline's tagger and the embedding client. */
-export const wireTags: WireArea = async (ctx) => {
+/**
+ * Tag groups, tags, normalization suggestions; beside them the pipeline's tagger and the embedding
+ * client the articles area uses.
+ */
+export const wireTags = async (
+  ctx: WiringContext,
+): Promise<
+  AreaWiring<'tagGroups' | 'tags' | 'tagCuration'> & { tagger: ArticleTagger; embedder: EmbeddingProvider }
+> => {
   const embedder = buildEmbedder(ctx.config.embedding, ({ attempt, delayMs, error }) =>
     ctx.logger.warn(
       { event: 'embedding.retry', attempt, delay_ms: delayMs, err: error },
       'embedding endpoint unreachable, retrying',
     ),
   );
-  if (embedder.close) ctx.onClose(() => embedder.close!());
+  const close = embedder.close?.bind(embedder);
+  if (close) ctx.onClose(close);
   await ensureEmbeddingDimension(ctx.db, embedder);
   const store = new DrizzleTagStore(ctx.db);
   return {
     services: {
-      embedder,
       tagGroups: new TagGroupsService(store, embedder),
       tags: new TagsService(store, embedder, ctx.clock),
       tagCuration: new TagCurationService(store),
-      tagger: new ArticleTaggerService(store, embedder, ctx.config.tagSimilarityThreshold),
     },
+    tagger: new ArticleTaggerService(store, embedder, ctx.config.tagSimilarityThreshold),
+    embedder,
   };
 };

@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { AnyRegistration } from '../application/pipeline/event-bus.js';
-import type { ArticleFailure, PipelineEvents } from '../application/pipeline/pipeline.events.js';
+import { FAILURE_STEPS, type ArticleSteps } from '../application/pipeline/article-flow.js';
+import type { CloseRun, RunEndSteps } from '../application/pipeline/run-end.js';
 import type { PipelineStages } from '../application/pipeline/pipeline.stages.js';
 import type { RunExecutor } from '../application/pipeline/scraper.service.js';
 import {
@@ -8,8 +8,11 @@ import {
   type Telemetry,
   type TelemetryOptions,
 } from '../infrastructure/tracing/telemetry.js';
-import { withSpan, withSpanDeferred, type TraceScope } from '../infrastructure/tracing/span-wrappers.js';
+import { contextOf } from '../infrastructure/tracing/job-trace.js';
+import { withSpan, type TraceScope } from '../infrastructure/tracing/span-wrappers.js';
 import type { WiringContext } from './context.js';
+import type { AssistantToolName, AssistantTools } from '../application/assistant/assistant-tools.js';
+import type { Principal } from '../domain/users.js';
 
 /**
  * Telemetry of the process: built from MONITOR_OTLP_*, fed every log line, flushed on close
@@ -51,34 +54,82 @@ export const traceRun = (scope: TraceScope, execute: RunExecutor): RunExecutor =
 /** The four pipeline child spans with their counts. */
 export function traceStages(scope: TraceScope, s: PipelineStages): PipelineStages {
   return {
-    discover: withSpanDeferred(scope, 'pipeline.discover', s.discover, (r): Attributes => ({
-      'sources.count': r.sources.length,
-      'articles.discovered': r.entries.length,
-    })),
-    fetch: withSpanDeferred(scope, 'pipeline.fetch', s.fetch, (r, _run, discovery): Attributes => ({
-      'articles.to_fetch': discovery.entries.length,
-      'articles.fetched': r.length,
-    })),
-    dedup: withSpanDeferred(scope, 'pipeline.dedup', s.dedup, (r, _run, candidates): Attributes => ({
-      'articles.before_dedup': candidates.length,
-      'articles.after_dedup': r.fresh.length,
-      'articles.skipped': r.skipped.length,
-    })),
-    publish: withSpanDeferred(scope, 'pipeline.publish_articles', s.publish, (r): Attributes => ({
-      'articles.published': r.published,
-    })),
+    discover: withSpan(scope, 'pipeline.discover', s.discover, {
+      after: (r): Attributes => ({
+        'sources.count': r.sources.length,
+        'articles.discovered': r.entries.length,
+      }),
+    }),
+    fetch: withSpan(scope, 'pipeline.fetch', s.fetch, {
+      after: (r, _run, discovery): Attributes => ({
+        'articles.to_fetch': discovery.entries.length,
+        'articles.fetched': r.length,
+      }),
+    }),
+    dedup: withSpan(scope, 'pipeline.dedup', s.dedup, {
+      after: (r, _run, candidates): Attributes => ({
+        'articles.before_dedup': candidates.length,
+        'articles.after_dedup': r.fresh.length,
+        'articles.skipped': r.skipped.length,
+      }),
+    }),
+    publish: withSpan(scope, 'pipeline.publish_articles', s.publish, {
+      after: (r): Attributes => ({ 'articles.published': r.published }),
+    }),
   };
 }
 
-/** A span per handler, named after it; failure-event handlers always end with ERROR status. */
-export function traceHandlers(
-  scope: TraceScope,
-  registrations: AnyRegistration<PipelineEvents>[],
-): AnyRegistration<PipelineEvents>[] {
-  return registrations.map((r) => ({
-    ...r,
-    handle: withSpan(scope, r.name, r.handle, {
-      errorOf: r.failure ? (_result, payload) => (payload as ArticleFailure).error : undefined,
-    }),
-  }));
+/**
+ * A span per article step, named after its event (`article.processed.handle`); the failure steps'
+ * spans always end with ERROR status and the failure's message.
+ */
+export function traceArticleSteps(scope: TraceScope, steps: ArticleSteps): ArticleSteps {
+  const traced = { ...steps };
+  const wrap = <K extends keyof ArticleSteps>(name: K) => {
+    const step = steps[name] as (...args: unknown[]) => Promise<unknown>;
+    const failure = (FAILURE_STEPS as readonly string[]).includes(name);
+    traced[name] = withSpan(scope, `${name}.handle`, step, {
+      // a step calls nothing traced: its span is a leaf, no context is entered for it
+      leaf: true,
+      errorOf: failure ? (_r, _a, f) => (f as { error: string }).error : undefined,
+    }) as ArticleSteps[K];
+  };
+  for (const name of Object.keys(steps) as (keyof ArticleSteps)[]) wrap(name);
+  return traced;
+}
+
+/** `scraper.pipeline_completed.handle` and `.notify`, children of the run's span. */
+export const traceRunEndSteps = (scope: TraceScope, steps: RunEndSteps): RunEndSteps => ({
+  handle: withSpan(scope, 'scraper.pipeline_completed.handle', (e) => steps.handle(e)),
+  notify: withSpan(scope, 'scraper.pipeline_completed.notify', (e) => steps.notify(e)),
+});
+
+/** A run ended by a job of another span (or process) ends in the run's trace: its traceparent. */
+export const traceCloseRun =
+  (scope: TraceScope, close: CloseRun): CloseRun =>
+  (c) => {
+    const parent = contextOf(c.traceparent);
+    return parent ? scope.within(parent, () => close(c)) : close(c);
+  };
+
+/**
+ * A root span per MCP tool call, `tools/call <tool>` (the OpenTelemetry convention for MCP), with
+ * the caller's account and token scope; a refused or failed call ends with ERROR status.
+ */
+export function traceAssistantTools(scope: TraceScope, tools: AssistantTools): AssistantTools {
+  const traced = { ...tools };
+  for (const name of Object.keys(tools) as AssistantToolName[]) {
+    const tool = tools[name] as (caller: Principal, input: unknown) => Promise<unknown>;
+    (traced as Record<string, unknown>)[name] = withSpan(scope, `tools/call ${name}`, tool, {
+      root: true,
+      attributes: (caller): Attributes => ({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': name,
+        'enduser.id': caller.userId,
+        'auth.token.scope': caller.token?.scope ?? 'none',
+      }),
+    });
+  }
+  return traced;
 }

@@ -26,6 +26,14 @@ export interface ArticleSummary {
   isRead: boolean;
   /** the best-matching excerpt of a search (`q`), plain-text segments; null without `q` */
   snippet: SnippetSegment[] | null;
+  /** its work: id, how many versions it has (this one included), how many articles cover it */
+  work: WorkRef;
+}
+
+export interface WorkRef {
+  id: string;
+  versions: number;
+  coverage: number;
 }
 
 /** A piece of a search snippet: plain text, highlighted where the query matched. */
@@ -46,8 +54,11 @@ export interface ArticleDetail extends ArticleSummary {
   content: string | null;
   author: string | null;
   translations: Record<string, ArticleTranslationView>;
-  /** the feed's own HTML as stored (untrusted: the service sanitises it before it is served) */
-  rawHtml: string | null;
+  /**
+   * The version of the stored row: it changes with every write of the article, so what was made
+   * of its feed HTML can be kept under it (the HTML itself is read only when it is not kept).
+   */
+  rowVersion: string;
   metricDetails: MetricDetail[];
 }
 

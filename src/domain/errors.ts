@@ -1,3 +1,7 @@
+import type { ErrorCode } from './error-codes.js';
+
+export type { ErrorCode } from './error-codes.js';
+
 /**
  * Typed application errors. The core throws these with a string code; only the HTTP layer maps
  * a kind to a status code (src/http/plugins/errors.ts).
@@ -20,8 +24,8 @@ export interface ErrorDetail {
 export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    /** snake_case machine code, e.g. `tag_group_name_taken` */
-    readonly code: string,
+    /** snake_case machine code from the one list (error-codes.ts), e.g. `tag_group_name_taken` */
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
     options?: { cause?: unknown; status?: number },
@@ -34,16 +38,20 @@ export class AppError extends Error {
   readonly status: number | undefined;
 }
 
-export const notFound = (what: string, code = 'not_found') =>
+export const notFound = (what: string, code: ErrorCode = 'not_found') =>
   new AppError('NotFound', code, `${what} not found`);
-export const conflict = (message: string, code = 'conflict') => new AppError('Conflict', code, message);
-export const invalid = (message: string, code = 'invalid', details?: ErrorDetail[]) =>
+export const conflict = (message: string, code: ErrorCode = 'conflict') =>
+  new AppError('Conflict', code, message);
+export const invalid = (message: string, code: ErrorCode = 'invalid', details?: ErrorDetail[]) =>
   new AppError('Invalid', code, message, details);
-export const unauthorized = (message = 'authentication required', code = 'unauthorized') =>
+export const unauthorized = (message = 'authentication required', code: ErrorCode = 'unauthorized') =>
   new AppError('Unauthorized', code, message);
-export const forbidden = (message = 'not allowed', code = 'forbidden') =>
+export const forbidden = (message = 'not allowed', code: ErrorCode = 'forbidden') =>
   new AppError('Forbidden', code, message);
-export const notConfigured = (message: string, code = 'not_configured') =>
+export const notConfigured = (message: string, code: ErrorCode = 'not_configured') =>
   new AppError('NotConfigured', code, message);
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** the message of a thrown value, whatever was thrown */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -4,6 +4,15 @@ export type ReportLocale = 'en' | 'zh-TW';
 export const REPORT_LOCALES: readonly ReportLocale[] = ['en', 'zh-TW'];
 export const TRANSLATION_LOCALES: readonly ReportLocale[] = ['zh-TW'];
 
+/**
+ * How a report was written: `model` by a language model, `extractive` without one (each cited
+ * article's own best sentence, quoted). Reports written before this existed read as `model`.
+ */
+export const REPORT_METHODS = ['model', 'extractive'] as const;
+export type ReportMethod = (typeof REPORT_METHODS)[number];
+export const reportMethodOf = (value: string | null | undefined): ReportMethod =>
+  value === 'extractive' ? 'extractive' : 'model';
+
 const DAY_MS = 86_400_000;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -21,6 +21,8 @@ export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 export interface RunItemError {
   sourceId?: string;
   articleId?: string;
+  /** the article's title when it is read back (so a failure is named, not only linked) */
+  articleTitle?: string;
   topicId?: string;
   message: string;
 }
@@ -33,3 +35,64 @@ export function normalizeTrigger(trigger: string): RunTrigger {
 /** The final status of a run that ended without throwing. */
 export const endStatus = (errorCount: number): RunStatus =>
   errorCount > 0 ? 'completed_with_errors' : 'completed';
+
+/** a run's heartbeat older than this is from a process that is gone (several heartbeats missed) */
+export const RUN_STALE_AFTER_MS = 5 * 60_000;
+/** The pipeline's stages as a run's `<stage>_failed` counts and the Service tab name them. */
+export const PIPELINE_STAGES = [
+  'sources',
+  'fetch',
+  'processing',
+  'analysis',
+  'tag_normalization',
+  'translation',
+] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+/**
+ * Every field a run's summary may hold, for every kind (besides `from_<citation source>`, the
+ * metric refresh's values per source). The Jobs page names each one in every language: a test
+ * fails when one has no label (test/web/locale-completeness.test.ts).
+ */
+export const RUN_FIELDS = [
+  // scrape
+  'sources',
+  'sources_not_modified',
+  'sources_failed',
+  'discovered',
+  'fetched',
+  'fetch_failed',
+  'fetch_refused',
+  'invalid',
+  'enriched',
+  'duplicates',
+  'duplicates_url',
+  'duplicates_doi',
+  'duplicates_arxiv_id',
+  'duplicates_title',
+  'refused',
+  'topic_links',
+  'published',
+  'processed',
+  'analyzed',
+  'tagged',
+  'translated',
+  'completed',
+  'processing_failed',
+  'analysis_failed',
+  'tag_normalization_failed',
+  'translation_failed',
+  // metric refresh
+  'articles',
+  'updated',
+  'unchanged',
+  // weekly reports
+  'week_start',
+  'topics',
+  'created',
+  'existing',
+  'skipped',
+  // several kinds
+  'failed',
+] as const;
+export type RunField = (typeof RUN_FIELDS)[number];

@@ -51,4 +51,14 @@ describe('search query and snippets', () => {
     // the field's own text comes back as text (the page escapes it), highlighted where it matched
     expect(snippet.find((s) => s.highlight)?.text).toBe('needle');
   });
+
+  it('highlights what the search matched: no one-letter prefixes, short words whole, eight terms', () => {
+    const text = 'A banana and an apple; plan b by Bob at ab and abc.';
+    const lit = (terms: string[]) =>
+      (buildSnippet([text], terms) ?? []).filter((s) => s.highlight).map((s) => s.text);
+    expect(lit(['a', 'b', 'banana'])).toEqual(['banana']);
+    expect(lit(['b'])).toEqual(['b']);
+    expect(lit(['ab'])).toEqual(['ab']);
+    expect(lit(['apple', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'banana'])).toEqual(['apple']);
+  });
 });

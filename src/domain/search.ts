@@ -15,6 +15,20 @@ export interface SearchQuery {
   plain: boolean;
 }
 
+/** a search uses at most this many terms (words or quoted phrases) */
+export const MAX_SEARCH_TERMS = 8;
+/** a word matches as a prefix from this many characters on; shorter words match whole */
+export const PREFIX_MIN_CHARS = 3;
+
+/**
+ * The terms a search uses, in order: one-character terms are left out when the query has longer
+ * ones (a one-letter prefix matches most of a corpus), and at most MAX_SEARCH_TERMS.
+ */
+export function boundedTerms(terms: readonly string[]): string[] {
+  const long = terms.filter((t) => [...t].length > 1);
+  return (long.length ? long : [...terms]).slice(0, MAX_SEARCH_TERMS);
+}
+
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 export const hasCjk = (s: string) => CJK.test(s);
 
@@ -58,7 +72,13 @@ function termPattern(terms: readonly string[]): RegExp | null {
   const parts = [...new Set(terms.map(stemOf))]
     .filter(Boolean)
     .sort((a, b) => b.length - a.length)
-    .map((t) => (hasCjk(t) ? escapeRe(t) : `(?<![\\p{L}\\p{N}])${escapeRe(t)}[\\p{L}\\p{N}]*`));
+    .map((t) =>
+      hasCjk(t)
+        ? escapeRe(t)
+        : [...t].length < PREFIX_MIN_CHARS
+          ? `(?<![\\p{L}\\p{N}])${escapeRe(t)}(?![\\p{L}\\p{N}])`
+          : `(?<![\\p{L}\\p{N}])${escapeRe(t)}[\\p{L}\\p{N}]*`,
+    );
   return parts.length ? new RegExp(parts.join('|'), 'giu') : null;
 }
 
@@ -74,7 +94,7 @@ export function buildSnippet(
   terms: readonly string[],
   maxChars = SNIPPET_CHARS,
 ): SnippetSegment[] | null {
-  const pattern = termPattern(terms);
+  const pattern = termPattern(boundedTerms(terms));
   if (!pattern) return null;
   let best: { text: string; count: number; first: number } | null = null;
   for (const raw of fields) {

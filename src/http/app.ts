@@ -5,12 +5,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Logger as Pino } from 'pino';
 import { enterCorrelation, newCorrelationId } from '../application/shared/context.js';
 import { ErrorBody } from './schemas/common.js';
+import { DebugRequestLog } from './plugins/request-log.js';
 import { installValidators } from './plugins/validation.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { hoistAuthGuards, installAuth } from './plugins/auth.js';
 import { installRateLimits } from './plugins/rate-limit.js';
+import { installLoginThrottle } from './plugins/login-throttle.js';
 import type { HttpOptions, Services } from './services.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { accountRoutes } from './routes/accounts.routes.js';
+import { adminUserRoutes } from './routes/admin-users.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
 import { sourcesRoutes } from './routes/sources.routes.js';
@@ -20,6 +24,7 @@ import { userRoutes } from './routes/users.routes.js';
 import { monitorRoutes } from './routes/monitor.routes.js';
 import { tagRoutes } from './routes/tags.routes.js';
 import { articleRoutes } from './routes/articles.routes.js';
+import { worksRoutes } from './routes/works.routes.js';
 import { favoriteRoutes } from './routes/favorites.routes.js';
 import { readerRoutes } from './routes/reader.routes.js';
 import { feedRoutes } from './routes/feeds.routes.js';
@@ -28,6 +33,12 @@ import { scraperRoutes } from './routes/scraper.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { runsRoutes } from './routes/runs.routes.js';
 import { prometheusRoutes } from './routes/prometheus.routes.js';
+import { tokenRoutes } from './routes/tokens.routes.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
+import { greaderRoutes } from './routes/greader.routes.js';
+import { looksLikeAccessToken } from '../domain/tokens.js';
+import { askRoutes } from './routes/ask.routes.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -47,8 +58,9 @@ export async function buildApp(
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     requestIdHeader: false,
+    logController: new DebugRequestLog(),
     // the id is set as the correlation of everything that follows before Fastify writes the
-    // request's first line ("incoming request"), so that line carries it too
+    // request's first line ("incoming request", at debug), so that line carries it too
     genReqId: (req) => {
       const given = req.headers[CORRELATION_HEADER];
       const id = typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
@@ -70,14 +82,30 @@ export async function buildApp(
     reply.headers(API_SECURITY_HEADERS);
     done();
   });
-  installAuth(app, (token) => services.auth.authenticate(token));
+  // a personal access token says so by its prefix; anything else is a session token
+  installAuth(
+    app,
+    (token) =>
+      looksLikeAccessToken(token) ? services.tokens.authenticate(token) : services.auth.authenticate(token),
+    opts.localAdminSecret,
+  );
   hoistAuthGuards(app);
   installRateLimits(
     app,
     services.rateLimiter,
-    { login: null, register: null, view: null, ...opts.rateLimits },
+    {
+      login: null,
+      register: null,
+      view: null,
+      search: null,
+      similar: null,
+      ask: null,
+      reader: null,
+      ...opts.rateLimits,
+    },
     opts.trustedProxies,
   );
+  installLoginThrottle(app, services.loginThrottle, opts.trustedProxies);
 
   if (opts.exposeDocs !== false) {
     await app.register(swagger, {
@@ -88,7 +116,16 @@ export async function buildApp(
           version: '1.0.0',
           description: 'Articles, weekly reports, tags, metric catalog and the monitoring proxy.',
         },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        components: {
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'a session JWT (POST /auth/login) or a personal access token (ais_pat_…, Settings)',
+            },
+          },
+        },
       },
       refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
     });
@@ -97,14 +134,18 @@ export async function buildApp(
 
   await app.register(healthRoutes(services));
   await app.register(authRoutes(services));
+  await app.register(accountRoutes(services));
+  await app.register(adminUserRoutes(services));
   await app.register(catalogRoutes(services));
   await app.register(sourcesRoutes(services));
   await app.register(opmlRoutes(services));
   await app.register(tagRoutes(services));
   await app.register(articleRoutes(services, opts));
+  await app.register(worksRoutes(services));
   await app.register(favoriteRoutes(services));
   await app.register(readerRoutes(services));
   await app.register(feedRoutes(services));
+  await app.register(askRoutes(services));
   await app.register(reportsRoutes(services));
   await app.register(mediaRoutes(services));
   await app.register(scraperRoutes(services));
@@ -112,8 +153,12 @@ export async function buildApp(
   await app.register(runsRoutes(services));
   await app.register(metricsRoutes(services));
   await app.register(userRoutes(services));
+  await app.register(tokenRoutes(services));
+  await app.register(webhookRoutes(services));
+  await app.register(mcpRoutes(services, opts));
+  await app.register(greaderRoutes(services));
   await app.register(monitorRoutes(services));
-  await app.register(prometheusRoutes(opts.prometheus));
+  await app.register(prometheusRoutes(opts.prometheus, opts.trustedProxies));
 
   return app;
 }

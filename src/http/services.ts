@@ -1,20 +1,21 @@
 import type { AuthService } from '../application/auth/auth.service.js';
+import type { AccountsService } from '../application/auth/accounts.service.js';
 import type { ArticlesService } from '../application/articles/articles.service.js';
 import type { FavoritesService } from '../application/articles/favorites.service.js';
 import type { FeedsService } from '../application/articles/feeds.service.js';
 import type { ReadStateService } from '../application/articles/read-state.service.js';
 import type { SimilarArticlesService } from '../application/articles/similar.service.js';
+import type { WorksService } from '../application/works/works.service.js';
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
 import type { SourcesService } from '../application/catalog/sources.service.js';
 import type { OpmlService } from '../application/catalog/opml.service.js';
 import type { RateLimiter } from '../application/shared/rate-limit.js';
+import type { LoginThrottle } from '../application/auth/login-throttle.js';
 import type { TagGroupsService } from '../application/tags/tag-groups.service.js';
 import type { TagsService } from '../application/tags/tags.service.js';
 import type { TagCurationService } from '../application/tags/tag-curation.service.js';
-import type { ArticleTagger } from '../application/shared/tagging.js';
-import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
 import type { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
@@ -26,13 +27,29 @@ import type { MetricRefreshService } from '../application/metrics/metric-refresh
 import type { RunsService } from '../application/runs/runs.service.js';
 import type { JobsService } from '../application/runs/jobs.service.js';
 import type { PrometheusEndpoint } from './routes/prometheus.routes.js';
+import type { AskService } from '../application/ask/ask.service.js';
 import type { UserPreferencesService } from '../application/users/user-preferences.service.js';
+import type { AccessTokensService } from '../application/tokens/tokens.service.js';
+import type { AssistantTools } from '../application/assistant/assistant-tools.js';
+import type { RateLimitRules } from './plugins/rate-limit.js';
+import type { GoogleReaderService } from '../application/greader/greader.service.js';
+import type { WebhooksService } from '../application/webhooks/webhooks.service.js';
 
 /**
  * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
  */
 export interface Services {
   auth: AuthService;
+  /** the admin's signed webhooks (/admin/webhooks) */
+  webhooks: WebhooksService;
+  /** personal access tokens: /user/tokens, and bearer credentials beside session tokens */
+  tokens: AccessTokensService;
+  /** the tools of the MCP server (/mcp), one use case each, traced from outside */
+  assistant: AssistantTools;
+  /** the Google Reader API (/accounts/ClientLogin, /reader/…) for phone and desktop feed apps */
+  greader: GoogleReaderService;
+  /** the admin Users page and password reset links */
+  accounts: AccountsService;
   catalog: CatalogService;
   /** sources with their URL checked, preview and discovery, fetch history, "Fetch now" */
   sources: SourcesService;
@@ -41,6 +58,8 @@ export interface Services {
   /** GET /admin/sources.opml, POST /admin/sources/opml */
   opml: OpmlService;
   rateLimiter: RateLimiter;
+  /** sign-in attempts per account (POST /auth/login) */
+  loginThrottle: LoginThrottle;
   scraper: ScraperService;
   /** article jobs that failed for good (GET /admin/jobs/dead) */
   deadJobs: DeadJobsService;
@@ -49,7 +68,11 @@ export interface Services {
   views: ViewsService;
   readState: ReadStateService;
   similar: SimilarArticlesService;
+  /** GET /works/{id}; the admin's split and merge */
+  works: WorksService;
   feeds: FeedsService;
+  /** POST /ask and the asker's own history */
+  ask: AskService;
   reports: ReportsService;
   weeklyReports: WeeklyReportService;
   metricCatalog: MetricCatalogService;
@@ -66,10 +89,6 @@ export interface Services {
   tags: TagsService;
   /** the admin tags table, bulk merge and move, suggestions with their articles */
   tagCuration: TagCurationService;
-  /** the pipeline tags articles through this (tags area) */
-  tagger: ArticleTagger;
-  /** the configured embedding client (endpoint or built-in lexical) */
-  embedder: EmbeddingProvider;
   /** the pipeline's instruments in Prometheus' text format, when METRICS_COLLECTOR is on */
   metricsText?: () => Promise<string>;
   /** exports the spans and log records held now, when OTLP export is configured */
@@ -84,11 +103,13 @@ export interface HttpOptions {
   bodyLimitBytes?: number;
   exposeDocs?: boolean;
   /** per-IP limits by name (null = off) */
-  rateLimits?: Partial<
-    Record<'login' | 'register' | 'view', { name: string; max: number; windowSeconds: number } | null>
-  >;
+  rateLimits?: Partial<RateLimitRules>;
   /** extra static roots served by the api role (e.g. /media) */
   mediaDir?: string;
+  /** the CLI's local admin channel (`Authorization: Local <secret>` from this machine); absent: off */
+  localAdminSecret?: string;
+  /** the service's version, as the MCP server names itself */
+  version?: string;
   /** GET /metrics (METRICS_COLLECTOR); absent: 404 */
   prometheus?: PrometheusEndpoint;
 }

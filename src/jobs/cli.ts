@@ -1,10 +1,12 @@
 /**
- * `npm run cli -- <command> [options]`: one entry point with subcommands (DESIGN.md §2).
+ * `npm run cli -- <command> [options]`: one entry point with subcommands (docs/architecture.md).
  * Commands build the same container as the service and run one use case.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from '../config.js';
+import { loadConfig, ConfigError, type Config } from '../config.js';
 import { createContainer, type Container } from '../composition/container.js';
+import { runningServiceApi } from '../composition/local-admin.js';
+import type { ServiceApi } from './commands/command.js';
 import { commands } from './commands/index.js';
 import { cliLogDestination } from './terminal.js';
 
@@ -35,8 +37,10 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   let container: Container;
+  let config: Config | undefined;
   try {
-    container = await createContainer(loadConfig(), {
+    config = loadConfig();
+    container = await createContainer(config, {
       logDestination: cliLogDestination(values.json === true),
     });
   } catch (e) {
@@ -44,11 +48,15 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(e.message);
       return 1;
     }
-    // PGlite's DATA_DIR is held by a running service: never a second open (issue 15)
+    // PGlite's DATA_DIR is held by a running service: never a second open (issue 15); the command
+    // goes through that service's admin API instead
     if ((e as { code?: unknown }).code === 'data_dir_locked') {
       const { pid } = e as { pid?: number };
+      const api = pid && config ? runningServiceApi(config.dataDir, pid) : null;
+      if (api && command.viaService) return viaService(name, api, () => command.viaService!(api, values));
       console.error(
-        `${name}: the service (pid ${pid}) holds the database in DATA_DIR; ` +
+        `${name}: the service (pid ${pid}) holds the database in DATA_DIR and its admin API cannot be ` +
+          `reached from here (is it still starting, or running without the api role?); ` +
           `${command.whileServiceRuns ?? 'stop the service first'}, or stop the service and run this again`,
       );
       return 2;
@@ -59,6 +67,16 @@ export async function runCli(argv: string[]): Promise<number> {
     return await command.run(container, values);
   } finally {
     await container.close();
+  }
+}
+
+/** A command through the running service: a service that cannot be reached is exit 1 with one line. */
+async function viaService(name: string, api: ServiceApi, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (err) {
+    console.error(`${name}: the running service (pid ${api.pid}) did not answer: ${(err as Error).message}`);
+    return 1;
   }
 }
 

@@ -7,6 +7,22 @@ export interface ScheduledJob {
   cron: string;
   /** one tick's work; jobs are idempotent per window (e.g. `weekly-report:<topic>:<week>`) */
   run(): Promise<unknown>;
+  /**
+   * whether a tick's result did nothing (e.g. no new article to look up): a job that ticks every
+   * minute then logs its completion at debug, so the log at info holds the ticks that did work
+   */
+  idle?(result: unknown): boolean;
+}
+
+/** a scheduled job whose `idle` reads the result type its `run` answers */
+export function scheduledJob<T>(job: {
+  name: string;
+  cron: string;
+  run(): Promise<T>;
+  idle?(result: T): boolean;
+}): ScheduledJob {
+  const { idle } = job;
+  return { name: job.name, cron: job.cron, run: () => job.run(), idle: idle && ((r) => idle(r as T)) };
 }
 
 /**
@@ -37,12 +53,11 @@ export class Scheduler {
       try {
         const result = await this.lock.runExclusive(`cron:${job.name}`, () => job.run());
         if (!result.ran) this.log.info({ event: 'scheduler.job_skipped', job: job.name, reason: 'locked' });
-        else
-          this.log.info({
-            event: 'scheduler.job_completed',
-            job: job.name,
-            duration_ms: Date.now() - started,
-          });
+        else {
+          const line = { event: 'scheduler.job_completed', job: job.name, duration_ms: Date.now() - started };
+          if (job.idle?.(result.value)) this.log.debug(line);
+          else this.log.info(line);
+        }
       } catch (err) {
         this.log.error({
           event: 'scheduler.job_failed',

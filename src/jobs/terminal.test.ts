@@ -38,6 +38,7 @@ describe('the CLI terminal', () => {
       finished_at: '2026-11-24T12:00:02.500Z',
       progress: { done: 3, total: 3 },
       summary: { articles: 3, updated: 2, failed: 1 },
+      llm: { calls: 0, prompt_tokens: 0, completion_tokens: 0, by_purpose: [] },
       error: null,
       error_count: 1,
       errors: [{ article_id: 'a1', message: 'semantic_scholar: HTTP 503' }],

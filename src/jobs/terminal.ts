@@ -73,7 +73,7 @@ export function describeRun(run: RunView, maxErrors = 10): string {
       const what = e.source_id
         ? `source ${e.source_id}`
         : e.article_id
-          ? `article ${e.article_id}`
+          ? `article ${e.article_title ? `"${e.article_title}"` : e.article_id}`
           : e.topic_id
             ? `topic ${e.topic_id}`
             : 'run';

@@ -52,7 +52,14 @@ export interface Upstream {
 export async function callBackend(
   req: FastifyRequest,
   opts: ForwardOptions,
-  target: { method: string; pathAndQuery: string; token?: string; body?: Buffer | string },
+  target: {
+    method: string;
+    pathAndQuery: string;
+    token?: string;
+    /** the caller's own Authorization header, carried as it came (the Google Reader API's paths only) */
+    authorization?: string;
+    body?: Buffer | string;
+  },
 ): Promise<Upstream> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -64,16 +71,53 @@ export async function callBackend(
   if (req.headers.host) headers.set('x-forwarded-host', req.headers.host);
   headers.set('x-correlation-id', String(req.id));
   if (target.token) headers.set('authorization', `Bearer ${target.token}`);
+  else if (target.authorization) headers.set('authorization', target.authorization);
   const hasBody = target.body !== undefined && !['GET', 'HEAD'].includes(target.method);
   if (hasBody && typeof target.body === 'string') headers.set('content-type', 'application/json');
-  const res = await fetch(opts.apiUrl.replace(/\/+$/, '') + target.pathAndQuery, {
-    method: target.method,
-    headers,
-    body: !hasBody ? undefined : typeof target.body === 'string' ? target.body : new Uint8Array(target.body!),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(opts.timeoutMs),
-  });
-  return { status: res.status, headers: res.headers, body: res.body };
+  // the request and its whole answer within timeoutMs; an event stream (an answer written as the
+  // model thinks) instead within timeoutMs between two of its bytes: the backend sends a comment
+  // line every 15 s while it waits, so a live stream is never cut and a dead one is
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () => controller.abort(new DOMException('the backend did not answer in time', 'TimeoutError')),
+      opts.timeoutMs,
+    );
+    timer.unref?.();
+  };
+  arm();
+  let res: Response;
+  try {
+    res = await fetch(opts.apiUrl.replace(/\/+$/, '') + target.pathAndQuery, {
+      method: target.method,
+      headers,
+      body: !hasBody
+        ? undefined
+        : typeof target.body === 'string'
+          ? target.body
+          : new Uint8Array(target.body!),
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+  } catch (err) {
+    clearTimeout(timer);
+    throw err;
+  }
+  if (!res.body || !/^text\/event-stream\b/i.test(res.headers.get('content-type') ?? ''))
+    return { status: res.status, headers: res.headers, body: res.body };
+  arm();
+  const body = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        arm();
+        out.enqueue(chunk);
+      },
+      flush: () => clearTimeout(timer),
+    }),
+  );
+  return { status: res.status, headers: res.headers, body };
 }
 
 /** Relays the backend's answer (status, safe headers, streamed body) to the browser. */
@@ -91,8 +135,4 @@ export function relay(reply: FastifyReply, upstream: Upstream, htmlCsp?: string)
     reply.header('content-security-policy', htmlCsp);
   if (!upstream.body || upstream.status === 204 || upstream.status === 304) return reply.send();
   return reply.send(Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream));
-}
-
-export function errorBody(code: string, message: string, correlationId: string) {
-  return { error: { code, message, correlation_id: correlationId } };
 }

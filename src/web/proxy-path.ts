@@ -1,5 +1,5 @@
 /**
- * Path hygiene of the same-origin forwarder (DESIGN.md §4): collapse `//`, decode once, refuse
+ * Path hygiene of the same-origin forwarder (docs/decisions/0080-web-app-and-web-role.md): collapse `//`, decode once, refuse
  * `..` and `.` segments. The result is re-encoded per segment so the api decodes it exactly once
  * more and sees the same segments we checked.
  */
@@ -27,4 +27,19 @@ export function splitUrl(url: string, prefix: string): { path: string; query: st
   const q = url.indexOf('?');
   const pathPart = q === -1 ? url : url.slice(0, q);
   return { path: pathPart.slice(prefix.length), query: q === -1 ? '' : url.slice(q) };
+}
+
+/**
+ * Backend paths the web role never forwards: `/metrics` is for a Prometheus on the internal network
+ * (METRICS_ALLOWED_NETWORKS on the api role), never for browsers, and the forwarder reaches the api
+ * from an address the api may trust. Judged on the normalised path, so `//metrics`, `%2fmetrics`,
+ * `metrics/` and a `;param` or upper-case spelling are refused alike.
+ */
+const INTERNAL_ONLY = ['metrics'];
+
+export function isInternalOnly(normalizedPath: string): boolean {
+  const first = decodeURIComponent(normalizedPath.split('/')[1] ?? '')
+    .split(';')[0]!
+    .toLowerCase();
+  return INTERNAL_ONLY.includes(first);
 }

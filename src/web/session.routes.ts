@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { callBackend, errorBody, type ForwardOptions } from './forward.js';
+import { errorBody } from '../http/error-body.js';
+import { callBackend, type ForwardOptions } from './forward.js';
 import { SESSION_COOKIE, clearedSessionCookie, readCookie, sessionCookie } from './session-cookie.js';
 
 interface SessionBody {
@@ -9,19 +10,25 @@ interface SessionBody {
 }
 
 /**
- * `POST /api/session` (login), `POST /api/session/register`, `DELETE /api/session` (logout).
+ * `POST /api/session` (login), `POST /api/session/register`, `DELETE /api/session` (logout),
+ * `POST /api/session/password`, `/logout-others` and `/reset` (each answers a new token).
  * The token goes into the HttpOnly cookie and never into the page: the answer carries the user only.
  */
 export const sessionRoutes =
   (opts: ForwardOptions & { secureCookie: boolean }): FastifyPluginAsync =>
   async (app) => {
     const open =
-      (backendPath: string, okStatus: number) => async (req: FastifyRequest, reply: FastifyReply) => {
+      (backendPath: string, okStatus: number, signedIn = false) =>
+      async (req: FastifyRequest, reply: FastifyReply) => {
+        const token = signedIn ? readCookie(req.headers.cookie, SESSION_COOKIE) : undefined;
+        if (signedIn && !token)
+          return reply.status(401).send(errorBody('unauthorized', 'authentication required', String(req.id)));
         let upstream;
         try {
           upstream = await callBackend(req, opts, {
             method: 'POST',
             pathAndQuery: backendPath,
+            token,
             body: JSON.stringify(req.body ?? {}),
           });
         } catch (err) {
@@ -46,6 +53,11 @@ export const sessionRoutes =
       };
     app.post('/api/session', open('/auth/login', 200));
     app.post('/api/session/register', open('/auth/register', 201));
+    // a password change (optionally signing out the other sessions), signing out the other
+    // sessions, and a reset link's new password each answer a new token: it replaces the cookie
+    app.post('/api/session/password', open('/auth/password', 200, true));
+    app.post('/api/session/logout-others', open('/auth/logout-others', 200, true));
+    app.post('/api/session/reset', open('/auth/password-reset/confirm', 200));
     // sign-out revokes the token at the backend (a copy of the cookie stops working too), then
     // clears the cookie; a backend that cannot be reached is a 502 and the cookie stays, so the
     // page can say that signing out did not happen

@@ -10,10 +10,13 @@ import Fastify, {
 import fastifyStatic from '@fastify/static';
 import type { Logger as Pino } from 'pino';
 import { enterCorrelation, newCorrelationId } from '../application/shared/context.js';
-import { normalizeProxyPath, splitUrl } from './proxy-path.js';
-import { callBackend, errorBody, relay, type ForwardOptions } from './forward.js';
+import { isInternalOnly, normalizeProxyPath, splitUrl } from './proxy-path.js';
+import { codeForStatus, errorBody } from '../http/error-body.js';
+import { callBackend, relay, type ForwardOptions } from './forward.js';
 import { SESSION_COOKIE, readCookie } from './session-cookie.js';
 import { sessionRoutes } from './session.routes.js';
+import { mcpForwarding } from './mcp-forward.js';
+import { DebugRequestLog } from '../http/plugins/request-log.js';
 
 export interface WebServerOptions extends ForwardOptions {
   /** the built SPA (web/dist); absent → only the proxy and session endpoints are served */
@@ -50,14 +53,24 @@ const FAVICON = 'favicon.svg';
 
 /**
  * The web role: the built single-page app, the session endpoints and the same-origin forwarder
- * `/api/proxy/<backend path>` (DESIGN.md §4). It holds no state: the token lives in the cookie.
+ * `/api/proxy/<backend path>` (docs/decisions/0080-web-app-and-web-role.md). It holds no state: the token lives in the cookie.
  */
+/** Backend routes whose answer carries a bearer token: never relayed to a page script. */
+const TOKEN_ANSWERING = new Set([
+  '/auth/login',
+  '/auth/register',
+  '/auth/password',
+  '/auth/logout-others',
+  '/auth/password-reset/confirm',
+]);
+
 export async function buildWebServer(logger: Pino, opts: WebServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
-    // every line of a request carries its id, the first ("incoming request") included
+    logController: new DebugRequestLog(),
+    // every line of a request carries its id, the first ("incoming request", at debug) included
     genReqId: (req) => {
       const given = req.headers['x-correlation-id'];
       const id = typeof given === 'string' && SAFE_ID.test(given) ? given : newCorrelationId();
@@ -90,7 +103,20 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
     const forward = async (req: FastifyRequest, pathPrefix: string, backendPrefix: string) => {
       const { path, query } = splitUrl(req.url, pathPrefix);
       const normalized = normalizeProxyPath(path);
-      if (!normalized.ok) return { refused: normalized.reason };
+      if (!normalized.ok)
+        return { refused: { status: 400, code: 'bad_path' as const, message: normalized.reason } };
+      // /metrics is for the internal network only: no spelling of it is relayed (404, as if absent)
+      if (isInternalOnly(backendPrefix + normalized.path))
+        return { refused: { status: 404, code: 'not_found' as const, message: 'not found' } };
+      // the calls that answer a token go through /api/session/*, which keeps it in the cookie
+      if (!backendPrefix && TOKEN_ANSWERING.has(normalized.path))
+        return {
+          refused: {
+            status: 400,
+            code: 'bad_path' as const,
+            message: 'sign-in and password calls go through /api/session',
+          },
+        };
       const token = readCookie(req.headers.cookie, SESSION_COOKIE);
       return callBackend(req, opts, {
         method: req.method,
@@ -112,7 +138,8 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
             .send(errorBody('bad_gateway', 'the backend did not answer', String(req.id)));
         }
         if ('refused' in result) {
-          return reply.status(400).send(errorBody('bad_path', result.refused, String(req.id)));
+          const { status, code, message } = result.refused;
+          return reply.status(status).send(errorBody(code, message, String(req.id)));
         }
         return relay(reply, result, BACKEND_HTML_CSP);
       };
@@ -121,7 +148,31 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
     scope.route({ method: ['GET', 'HEAD'], url: '/media/*', handler: handler('/media', '/media') });
     // Atom feeds out: public, at the same paths as on the api (feed readers need no session)
     scope.route({ method: ['GET', 'HEAD'], url: '/feeds/*', handler: handler('/feeds', '/feeds') });
+    // the Google Reader API at the same paths as on the api, so the one address people type works:
+    // the app's own Authorization header (a personal access token) goes along, never a cookie
+    const reader = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!readerPathOk(req.url))
+        return reply.status(400).send(errorBody('bad_path', 'dot segment or NUL in path', String(req.id)));
+      try {
+        const upstream = await callBackend(req, opts, {
+          method: req.method,
+          // verbatim: a stream id in the path keeps its %2F (feed/https%3A%2F%2F…)
+          pathAndQuery: req.url,
+          authorization: req.headers.authorization,
+          body: req.body as Buffer | undefined,
+        });
+        return relay(reply, upstream);
+      } catch (err) {
+        req.log.warn({ event: 'web.proxy.upstream_failed', err });
+        return reply.status(502).send(errorBody('bad_gateway', 'the backend did not answer', String(req.id)));
+      }
+    };
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/reader/*', handler: reader });
+    scope.route({ method: 'POST', url: '/accounts/ClientLogin', handler: reader });
   });
+
+  // assistants reach /mcp here too, with their own personal access token
+  await app.register(mcpForwarding(opts));
 
   const index = join(opts.distDir, 'index.html');
   const sendIndex = (reply: FastifyReply) =>
@@ -185,16 +236,22 @@ function sendWebError(err: FastifyError, req: FastifyRequest, reply: FastifyRepl
     req.log.error({ event: 'web.unhandled_error', err }, 'unhandled error');
     return reply.status(500).send(errorBody('internal_error', 'an internal error occurred', String(req.id)));
   }
-  const code =
-    status === 413
-      ? 'payload_too_large'
-      : status === 415
-        ? 'unsupported_media_type'
-        : status === 404
-          ? 'not_found'
-          : 'bad_request';
   // Fastify's own 4xx messages (bad JSON, a bad URL, a body too large) are safe to show
-  return reply.status(status).send(errorBody(code, err.message, String(req.id)));
+  return reply.status(status).send(errorBody(codeForStatus(status), err.message, String(req.id)));
+}
+
+/** a Reader path is forwarded as it came: no segment may decode to `.` or `..`, none may hold NUL */
+export function readerPathOk(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path.split('/').every((seg) => {
+    let d: string;
+    try {
+      d = decodeURIComponent(seg);
+    } catch {
+      return false;
+    }
+    return !d.includes('\0') && !d.split(/[/\\]/).some((x) => x === '.' || x === '..');
+  });
 }
 
 function sameOrigin(req: FastifyRequest): boolean {

@@ -114,7 +114,11 @@ describe.sequential('admin: OPML import and export in Chromium', () => {
         expect(await count(page, text.created)).toBe(12);
         expect(await db().select().from(sources)).toHaveLength(12);
         await expect
-          .poll(() => page.locator('section[aria-labelledby="sources-title"] tbody tr').count())
+          .poll(() =>
+            page
+              .locator('section[aria-labelledby="sources-title"] tbody tr[data-testid="sources-row"]')
+              .count(),
+          )
           .toBe(12);
         expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
         await shoot(page, `admin-opml-result-${device}-${lang}`);

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
 import { makeArticle, makeSource, setMetric } from '../helpers/article-factories.js';
 import { link, makeGroup, makeTag } from '../helpers/tag-factories.js';
-import { monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
+import { monitorEnv, storePeer } from '../peers/monitoring-store-peer.js';
 import { ROOT, startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 import { seedReaderData } from './helpers/seed.js';
 
@@ -43,9 +43,10 @@ const PLAIN: Shot[] = [
   { name: 'tags', path: '/admin/tags' },
   { name: 'metrics', path: '/admin/metrics' },
   { name: 'jobs', path: '/admin/jobs', phone: true },
+  { name: 'users', path: '/admin/users', phone: true },
   {
     name: 'monitoring-setup',
-    path: '/admin/monitoring?interval=0',
+    path: '/admin/monitoring?tab=operations&interval=0',
     ready: async (page) =>
       (await page.getByTestId('setup-card').count()) === 1 && (await allPanels('not-configured')(page)),
   },
@@ -61,7 +62,7 @@ const PLAIN: Shot[] = [
 const MONITORED: Shot[] = [
   {
     name: 'monitoring-operations',
-    path: '/admin/monitoring?interval=0',
+    path: '/admin/monitoring?tab=operations&interval=0',
     phone: true,
     ready: allPanels('ok'),
   },
@@ -179,6 +180,7 @@ describe.sequential('screenshots of every admin page, en and zh-TW', () => {
         'tags',
         'metrics',
         'jobs',
+        'users',
         'monitoring-setup',
         'monitoring-service',
         'monitoring-operations',

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dialog, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   articleTags,
   tagGroups,
@@ -54,15 +54,8 @@ const groupNames = (page: Page) =>
     .locator('[data-testid="tag-board"] section.group')
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 const alertText = (page: Page) => page.locator('.tags-page > [role="alert"]').allTextContents();
-/** answers the next window.prompt/confirm, and keeps its message */
-const answerNext = (page: Page, answer: (d: Dialog) => Promise<void>) => {
-  const seen: string[] = [];
-  page.once('dialog', (d) => {
-    seen.push(`${d.type()}: ${d.message()}`);
-    void answer(d);
-  });
-  return seen;
-};
+/** the app's own modal dialog (web/src/lib/dialog.tsx) that is open now */
+const openDialog = (page: Page) => page.locator('dialog[open]');
 
 /** the groups tab of a topic (chosen in the topic select, as an admin does) */
 async function openTopic(page: Page, id: string) {
@@ -127,11 +120,28 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     await poll(() => groupNames(page)).toEqual(['Quantum Hardware', 'Algorithms', 'Ungrouped']);
     expect(await alertText(page)).toEqual([]);
 
-    // rename through the prompt: title, slug and embedding follow
-    const prompt = answerNext(page, (d) => d.accept('quantum devices'));
-    await group(page, 'Quantum Hardware').getByRole('button', { name: 'Rename', exact: true }).click();
+    // rename in a dialog: Escape leaves it as it was; Save renames, title, slug and embedding follow
+    const renameButton = group(page, 'Quantum Hardware').getByRole('button', { name: 'Rename', exact: true });
+    await renameButton.click();
+    const dialog = openDialog(page);
+    expect(await dialog.getByRole('heading').innerText()).toBe('Rename: Quantum Hardware');
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Quantum Hardware');
+    // the name field has the focus, and Tab stays inside the dialog
+    await expect
+      .poll(() => dialog.getByLabel('Name').evaluate((e) => e === document.activeElement))
+      .toBe(true);
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('dialog[open]'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+    expect(await renameButton.evaluate((b) => b === document.activeElement)).toBe(true);
+    await renameButton.click();
+    await dialog.getByLabel('Name').fill('quantum devices');
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await poll(() => groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
-    expect(prompt).toEqual(['prompt: Rename']);
+    expect(await dialog.count()).toBe(0);
     const renamed = await groupRow('Quantum Devices');
     expect(renamed).toMatchObject({ id: created!.id, name: 'quantum-devices' });
     expect(rounded(renamed!.embedding)).toEqual(rounded(peerDense('Quantum Devices', 8)));
@@ -146,7 +156,7 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     const devices = (await groupRow('Quantum Devices'))!;
     const algorithms = (await groupRow('Algorithms'))!;
     // tags come into being when articles are tagged (there is no create-tag endpoint)
-    const tagged = await env.api.container.services.tagger.tagArticle({
+    const tagged = await env.api.container.tagger.tagArticle({
       topicId,
       articleId,
       names: ['Photonic Chips'],
@@ -199,16 +209,18 @@ describe.sequential('admin tag and group editing in Chromium', () => {
 
     // delete: dismissing the confirmation keeps the tag; accepting removes it and its links
     const tagRow = page.locator('tr[data-tag-name="integrated photonics"]');
-    const dismissed = answerNext(page, (d) => d.dismiss());
     await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
-    await poll(() => dismissed).toEqual([
-      'confirm: Delete the tag “integrated photonics”? It is removed from its 1 article.',
-    ]);
+    const confirm = page.getByTestId('tag-delete-confirm');
+    expect(await confirm.locator('.dialog-body').innerText()).toBe(
+      'Delete the tag “integrated photonics”? It is removed from its 1 article.',
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await poll(() => confirm.count()).toBe(0);
     expect(await tagRow.count()).toBe(1);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).not.toBeNull();
 
-    answerNext(page, (d) => d.accept());
     await tagRow.getByRole('button', { name: 'Delete integrated photonics' }).click();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await poll(() => rows(page)).toEqual(['lasers']);
     expect(await tagNamed(db(), topicId, 'integrated photonics')).toBeNull();
     expect(await links()).toHaveLength(0);
@@ -222,14 +234,18 @@ describe.sequential('admin tag and group editing in Chromium', () => {
     expect(await tagNames(page, 'Quantum Devices')).toEqual(['lasers']);
     await openTopic(page, topicId);
 
-    const dismissed = answerNext(page, (d) => d.dismiss());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
-    await poll(() => dismissed).toEqual(['confirm: Delete this group? Its tags become ungrouped.']);
+    const confirm = page.getByTestId('group-delete-confirm');
+    expect(await confirm.locator('.dialog-body').innerText()).toBe(
+      'Delete this group? Its tags become ungrouped.',
+    );
+    await page.keyboard.press('Escape');
+    await poll(() => confirm.count()).toBe(0);
     expect(await groupNames(page)).toEqual(['Quantum Devices', 'Algorithms', 'Ungrouped']);
     expect(await groupRow('Quantum Devices')).toBeDefined();
 
-    answerNext(page, (d) => d.accept());
     await group(page, 'Quantum Devices').getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await poll(() => groupNames(page)).toEqual(['Algorithms', 'Ungrouped']);
     expect(await tagNames(page, 'Ungrouped')).toEqual(['lasers']);
     expect(await db().select().from(tagGroups).where(eq(tagGroups.id, devices.id))).toEqual([]);
@@ -264,7 +280,7 @@ describe.sequential('similar groups and tag suggestions from embeddings in Chrom
     await poll(() => page.getByTestId('similar').count()).toBe(0);
 
     // the tagger meets a near-duplicate of an existing tag: a pending suggestion for the admin
-    const tagger = env.api.container.services.tagger;
+    const tagger = env.api.container.tagger;
     const first = await makeArticle(db(), { topicId: topic.id });
     const second = await makeArticle(db(), { topicId: topic.id });
     await tagger.tagArticle({ topicId: topic.id, articleId: first.id, names: ['error-correction'] });

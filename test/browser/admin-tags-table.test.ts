@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeArticle, makeTopic } from '../helpers/article-factories.js';
 import { link, linkRows, makeGroup, makeTag, seedTagsAtScale, tagNamed } from '../helpers/tag-factories.js';
-import {
-  tagsPlural,
-  tagsText,
-  type TagsKey,
-  type TagsPluralKey,
-} from '../../web/src/features/admin-tags/messages.js';
+import { tagsMessages } from '../../web/src/features/admin-tags/messages.js';
+import { translator } from '../../web/src/lib/i18n-core.js';
 import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /** the page answers through the api on a shared machine: give it time */
@@ -68,9 +64,7 @@ const settled = (page: Page) =>
 const countOf = (page: Page, name: string) => page.locator(`tr[data-tag-name="${name}"] td.num`).innerText();
 
 async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
-  const t = (key: TagsKey, vars?: Record<string, string | number>) => tagsText(lang, key, vars);
-  const n = (key: TagsPluralKey, count: number, vars?: Record<string, string | number>) =>
-    tagsPlural(lang, key, count, vars);
+  const { t } = translator(tagsMessages, lang);
   const { topic, llm } = await seedCuration(`${lang}-${viewport}`);
   const { page, context } = await env.newContext({ as: 'admin', viewport: VIEWPORTS[viewport] });
   if (lang === 'zh-TW') await context.addInitScript(() => localStorage.setItem('locale', 'zh-TW'));
@@ -83,7 +77,7 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
     t('tags.range', { from: 1, to: 50, total: 66 }),
   );
   expect((await rowNames(page)).slice(0, 3)).toEqual(['agents', 'filler-01', 'filler-02']);
-  expect(await countOf(page, 'agents')).toBe(n('tags.articles', 1));
+  expect(await countOf(page, 'agents')).toBe(t('tags.articles', { count: 1 }));
   await shot('first-page');
 
   // sort by article count: most first, then fewest first (column headers on a desktop, a select
@@ -104,7 +98,7 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
   await sortBy('asc');
   await poll(() => page.locator('th[aria-sort="ascending"]').count()).toBe(1);
   await settled(page);
-  expect(await countOf(page, (await rowNames(page))[0]!)).toBe(n('tags.articles', 0));
+  expect(await countOf(page, (await rowNames(page))[0]!)).toBe(t('tags.articles', { count: 0 }));
 
   // search: case-insensitive, and CJK
   const search = page.getByTestId('tag-search');
@@ -130,7 +124,7 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
   await poll(() => rowNames(page)).toEqual(['large language models']);
   await page.getByLabel(t('tags.selectTag', { name: 'large language models' })).check();
   const bar = page.getByTestId('bulk-bar');
-  expect(await bar.locator('strong').innerText()).toBe(n('tags.selected', 3));
+  expect(await bar.locator('strong').innerText()).toBe(t('tags.selected', { count: 3 }));
 
   // merge into "llm": the server's preview says exactly what will change
   await bar.getByTestId('bulk-merge-target').selectOption(llm.id);
@@ -143,10 +137,10 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
   const preview = page.getByTestId('tag-preview');
   await poll(() => preview.getByTestId('merge-preview').count()).toBe(1);
   expect(await preview.locator('[data-figure="moved"]').innerText()).toBe(
-    n('tags.preview.linksMoved', 2, { name: 'llm' }),
+    t('tags.preview.linksMoved', { name: 'llm', count: 2 }),
   );
   expect(await preview.locator('[data-figure="dropped"]').innerText()).toBe(
-    n('tags.preview.linksDropped', 2, { name: 'llm' }),
+    t('tags.preview.linksDropped', { name: 'llm', count: 2 }),
   );
   expect(await preview.locator('[data-figure="count"]').innerText()).toBe(
     t('tags.preview.countChange', { name: 'llm', before: 2, after: 4 }),
@@ -163,11 +157,13 @@ async function journey(lang: Lang, viewport: 'desktop' | 'phone') {
   expect(await linkRows(db(), topic.id)).toBe(10);
 
   await preview.getByTestId('tag-preview-confirm').click();
-  await poll(() => page.locator('.tags-notice').innerText()).toBe(n('tags.done.merged', 2, { name: 'llm' }));
+  await poll(() => page.locator('.tags-notice').innerText()).toBe(
+    t('tags.done.merged', { name: 'llm', count: 2 }),
+  );
   expect(await bar.count()).toBe(0);
   await search.fill('llm');
   await poll(() => rowNames(page)).toEqual(['llm']);
-  expect(await countOf(page, 'llm')).toBe(n('tags.articles', 4));
+  expect(await countOf(page, 'llm')).toBe(t('tags.articles', { count: 4 }));
   expect(await tagNamed(db(), topic.id, 'llms')).toBeNull();
   expect(await tagNamed(db(), topic.id, 'large language models')).toBeNull();
   expect(await linkRows(db(), topic.id)).toBe(8);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { LOKI_PARSE_ERROR, monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
+import { LOKI_PARSE_ERROR, monitorEnv, storePeer } from '../peers/monitoring-store-peer.js';
 import { makeArticle, makeSource, makeTopic, setMetric } from '../helpers/article-factories.js';
 import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
 import { join } from 'node:path';
@@ -264,7 +264,12 @@ describe.sequential('monitoring page without any monitoring store', () => {
     await db.insert(scraperRuns).values(
       Array.from({ length: 12 }, (_, i) => ({
         correlationId: `run-${i}`,
-        status: i % 4 === 3 ? ('failed' as const) : ('completed' as const),
+        status:
+          i % 4 === 3
+            ? ('failed' as const)
+            : i % 4 === 2
+              ? ('completed_with_errors' as const)
+              : ('completed' as const),
         startedAt: new Date(now - (i % 6) * day),
         counts: { published: 3, analysis_failed: i % 3, extraction_failed: i % 2 },
       })),
@@ -280,16 +285,51 @@ describe.sequential('monitoring page without any monitoring store', () => {
   });
   afterAll(() => env?.close());
 
-  it('shows one setup card naming the missing store and what each panel needs; panels only name the store they wait for', async () => {
+  it('opens on the Service tab while no store is configured (en, zh-TW, phone)', async () => {
+    for (const [lang, viewport] of [
+      ['en', VIEWPORTS.desktop],
+      ['zh-TW', VIEWPORTS.phone],
+    ] as const) {
+      const { page, context } = await env.newContext({ as: 'admin', viewport });
+      if (lang === 'zh-TW') await zh(context);
+      const sent: string[] = [];
+      page.on('request', (r) => r.url().includes('/api/proxy/monitor/') && sent.push(r.url()));
+      await page.goto('/admin/monitoring');
+      await expect
+        .poll(() => page.locator('[role="tab"][aria-selected="true"]').getAttribute('id'), {
+          timeout: 10_000,
+        })
+        .toBe('tab-service');
+      await expect.poll(() => page.locator('[data-panel="svc-runs"]').count()).toBe(1);
+      // the first tab, and no panel of a store-reading tab shown or queried
+      expect(await page.locator('[role="tab"]').first().getAttribute('id')).toBe('tab-service');
+      expect(await page.getByTestId('setup-card').count()).toBe(0);
+      expect(await page.locator('[data-state="not-configured"]').count()).toBe(0);
+      expect(sent.filter((u) => !u.includes('/monitor/panels'))).toEqual([]);
+      expect(await page.getByTestId('no-store-note').innerText()).toContain(
+        lang === 'en' ? 'No monitoring store is configured' : '尚未設定任何監控儲存',
+      );
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await env.screenshot(page, `monitoring-opens-on-service-${lang}${lang === 'en' ? '' : '-phone'}`);
+      await context.close();
+    }
+  });
+
+  it("shows one compact setup card with every store's state, the same on every tab; panels only name the store they wait for", async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     const sent: string[] = [];
     page.on('request', (r) => r.url().includes('/api/proxy/monitor/') && sent.push(r.url()));
-    await page.goto('/admin/monitoring?interval=1');
+    await page.goto('/admin/monitoring?tab=operations&interval=1');
     const card = page.getByTestId('setup-card');
     await expect
       .poll(() => card.locator('[data-store="logs"]').getAttribute('data-status'), { timeout: 10_000 })
       .toBe('missing');
     expect(await page.getByTestId('setup-card').count()).toBe(1);
+    // every store's state is known from the start, not only the one this tab asked
+    for (const store of ['traces', 'metrics'])
+      expect(await card.locator(`[data-store="${store}"]`).getAttribute('data-status')).toBe('missing');
     const waiting = await states(page);
     expect(waiting.length).toBeGreaterThan(3);
     expect(waiting.every(([, x]) => x === 'not-configured')).toBe(true);
@@ -298,16 +338,20 @@ describe.sequential('monitoring page without any monitoring store', () => {
     expect(await page.getByText('Needs the log store').count()).toBe(waiting.length);
     expect(await page.getByText('MONITOR_LOGS_URL').count()).toBe(1);
     const text = await card.innerText();
-    for (const v of [
-      'MONITOR_URL',
-      'MONITOR_API_KEY',
-      'MONITOR_LOGS_URL',
-      'MONITOR_LOGS_USER',
-      'MONITOR_TRACES_URL',
-    ])
+    for (const v of ['MONITOR_LOGS_URL', 'MONITOR_TRACES_URL', 'MONITOR_METRICS_URL'])
       expect(text).toContain(v);
-    expect(text).toContain('Scraper runs'); // what the log store feeds
     expect(text).toContain('Service tab needs none');
+    // what the log store feeds, on hover; authentication folded away until asked for
+    expect(await card.locator('[data-store="logs"] small[title]').getAttribute('title')).toContain(
+      'Scraper runs',
+    );
+    expect(text).not.toContain('MONITOR_API_KEY');
+    // one compact card (the old one was 750 px tall): the panels' placeholders show below it
+    expect((await card.boundingBox())!.height).toBeLessThan(VIEWPORTS.desktop.height * 0.4);
+    await env.screenshot(page, 'monitoring-ui-setup-compact-en');
+    await card.getByText('Authentication and other hosts').click();
+    for (const v of ['MONITOR_URL', 'MONITOR_API_KEY', 'MONITOR_LOGS_USER'])
+      expect(await card.innerText()).toContain(v);
     // nothing more is asked after the 503 (interval 1 s)
     const count = sent.length;
     await page.waitForTimeout(2500);
@@ -325,7 +369,7 @@ describe.sequential('monitoring page without any monitoring store', () => {
     ] as const) {
       const z = await env.newContext({ as: 'admin', viewport });
       await zh(z.context);
-      await z.page.goto('/admin/monitoring?interval=0');
+      await z.page.goto('/admin/monitoring?tab=operations&interval=0');
       const zcard = z.page.getByTestId('setup-card');
       await expect
         .poll(() => zcard.locator('[data-store="logs"]').getAttribute('data-status'), { timeout: 10_000 })
@@ -342,7 +386,7 @@ describe.sequential('monitoring page without any monitoring store', () => {
 
   it('fills the Service tab from the service’s own database: runs per day, failures per stage, articles per source, coverage, last runs', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
-    await page.goto('/admin/monitoring?interval=0');
+    await page.goto('/admin/monitoring?tab=operations&interval=0');
     await page.getByRole('tab', { name: 'Service' }).click();
     const panel = (id: string) => page.locator(`[data-panel="${id}"]`);
     await expect.poll(() => panel('svc-runs').count(), { timeout: 10_000 }).toBe(1);
@@ -351,13 +395,17 @@ describe.sequential('monitoring page without any monitoring store', () => {
     expect(
       Number(await chart.getAttribute('data-x-max')) - Number(await chart.getAttribute('data-x-min')),
     ).toBe(30 * 86_400);
-    expect(await chart.locator('.u-legend').innerText()).toMatch(/completed[\s\S]*failed/);
+    // every final status is its own series: runs that completed with problems are counted too
+    expect(await chart.locator('.u-legend').innerText()).toMatch(
+      /completed[\s\S]*completed with problems[\s\S]*failed/,
+    );
+    expect(await panel('svc-runs').locator('h3').innerText()).toBe('Job runs started per day, by outcome');
     const over = chart.locator('.u-over');
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
     await expect.poll(() => chart.locator('.mon-tooltip').innerText()).toMatch(/completed: \d/);
-    expect(await panel('svc-failures').innerText()).toMatch(/analysis\s+12/);
-    expect(await panel('svc-failures').innerText()).toMatch(/extraction\s+6/);
+    expect(await panel('svc-failures').innerText()).toMatch(/Analysis\s+12/);
+    expect(await panel('svc-failures').innerText()).toMatch(/Extraction \(older runs\)\s+6/);
     expect(await panel('svc-sources').innerText()).toMatch(/arXiv cs\.LG\s+6/);
     expect(await panel('svc-sources').innerText()).toMatch(/Lab blog\s+3/);
     expect(await panel('svc-coverage').innerText()).toContain('33.3%');
@@ -387,17 +435,25 @@ describe.sequential('monitoring page without any monitoring store', () => {
         .toBe(1);
       const text = await z.page.locator('.mon-page').innerText();
       for (const word of [
-        '每日執行次數',
-        '各階段失敗數',
-        '各來源文章數',
-        '引用數涵蓋率',
-        '各來源最近一次抓取',
+        '每日開始的工作執行次數（依結果）',
+        '完成但有問題',
+        '各處理階段的失敗項目數',
+        '分析',
+        '各來源收錄的文章數',
+        '有引用數的文章比例',
+        '各來源最近一次擷取',
         '9 篇文章中有 3 篇',
       ])
         expect(text).toContain(word);
       expect(await z.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         viewport.width,
       );
+      // source names are read whole, never cut to a few letters
+      const cut = await z.page
+        .locator('[data-panel="svc-sources"] .mon-bar-name')
+        .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+      expect(cut).toEqual([]);
+      expect(await z.page.locator('[data-panel="svc-sources"]').innerText()).toContain('arXiv cs.LG');
       await env.screenshot(z.page, `monitoring-ui-service-zh-TW-${name}`);
       await z.context.close();
     }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { monitorEnv, storePeer } from '../helpers/monitoring-store-peer.js';
+import { monitorEnv, storePeer } from '../peers/monitoring-store-peer.js';
 import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /**
@@ -331,7 +331,7 @@ describe('monitoring dashboard without credentials', () => {
   it('shows one setup card and a short placeholder in every panel, and sends nothing more after the first 503', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     const seen = recordMonitorRequests(page);
-    await page.goto('/admin/monitoring?interval=1');
+    await page.goto('/admin/monitoring?tab=operations&interval=1');
     await expect
       .poll(() => page.getByTestId('setup-card').locator('[data-store="logs"]').getAttribute('data-status'), {
         timeout: 10_000,

@@ -174,6 +174,10 @@ describe.sequential('the reader daily loop (needs the issue 17 reader api)', () 
     await expect.poll(() => page.getByTestId('unread-only').isChecked()).toBe(true);
     await expect.poll(() => titles(page)).toHaveLength(4);
     await page.getByTestId('mark-all-read').click();
+    // it asks first, with the count of what it will mark
+    const confirm = page.getByTestId('mark-all-confirm');
+    await expect.poll(() => confirm.getByTestId('mark-all-question').innerText()).toContain('4');
+    await confirm.getByTestId('confirm').click();
     await expect.poll(() => page.getByTestId('empty-state').getAttribute('data-empty')).toBe('filtered');
     await expect.poll(() => unreadBadge.count()).toBe(0);
     await expect.poll(() => page.getByTestId('unread-total').count()).toBe(0);

@@ -40,7 +40,11 @@ describe.sequential('reader journey in Chromium', () => {
     await page.reload();
     await expect.poll(() => row.getByRole('button').innerText()).toBe('Unsubscribe');
 
-    // notification settings: messenger on with a chat id, Traditional Chinese; kept after a reload
+    // notification settings: messenger on with a chat id, Traditional Chinese, the feed apps' summary
+    // block (on by default) off; kept after a reload
+    const summaryBlock = page.getByLabel('Show the summary above each article in feed apps');
+    expect(await summaryBlock.isChecked()).toBe(true);
+    await summaryBlock.uncheck();
     await page.getByLabel('Send the weekly reports to Telegram').check();
     await page.getByLabel('Telegram chat id').fill('123456789');
     await page.getByLabel('Language of the notifications').selectOption('zh-TW');
@@ -50,6 +54,13 @@ describe.sequential('reader journey in Chromium', () => {
     await expect.poll(() => page.getByLabel('Telegram chat id').inputValue()).toBe('123456789');
     expect(await page.getByLabel('Send the weekly reports to Telegram').isChecked()).toBe(true);
     expect(await page.getByLabel('Language of the notifications').inputValue()).toBe('zh-TW');
+    expect(await summaryBlock.isChecked()).toBe(false);
+    // and on again: the switch is sent both ways
+    await summaryBlock.check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.saved').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => summaryBlock.isChecked()).toBe(true);
 
     // favorite one article of the topic
     await page.goto(`/articles?topic=${data.topic.id}`);

@@ -17,9 +17,11 @@ describe.each(dbKinds())('repositories on %s', (kind) => {
   });
   afterAll(() => database.close());
 
-  it('is migrated and seeded with the citation_count metric', async () => {
-    const rows = await database.db.select().from(metricDefinitions);
-    expect(rows.map((r) => r.metricKey)).toEqual(['citation_count']);
+  it('is migrated and seeded with the citation_count and coverage_count metrics', async () => {
+    const rows = await database.db.select().from(metricDefinitions).orderBy(metricDefinitions.priority);
+    expect(rows.map((r) => r.metricKey)).toEqual(['citation_count', 'coverage_count']);
+    // coverage_count is written by the work linker: no citation source looks it up
+    expect(rows[1]!.extractionSources).toEqual([]);
     expect(rows[0]!.extractionSources.map((s) => s.provider)).toEqual([
       'semantic_scholar',
       'openalex',

@@ -44,6 +44,9 @@ export async function buildTestApp(
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
     RATE_LIMIT_REGISTER_PER_HOUR: '0',
     RATE_LIMIT_VIEWS_PER_MINUTE: '0',
+    RATE_LIMIT_SEARCH_PER_MINUTE: '0',
+    RATE_LIMIT_SIMILAR_PER_MINUTE: '0',
+    RATE_LIMIT_ASK_PER_MINUTE: '0',
     ...opts.env,
   });
   const container = await createContainer(config, {

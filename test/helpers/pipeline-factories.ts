@@ -170,23 +170,8 @@ export async function seedPipeline(
   return { topicId, sourceIds };
 }
 
-/** What the fake model answers: analysis JSON or translation JSON, told apart by the prompt. */
-export function modelReply(call: { messages: { role: string; content: string }[] }): string {
-  const system = call.messages[0]?.content ?? '';
-  const user = call.messages[1]?.content ?? '';
-  if (system.includes('Traditional Chinese')) {
-    const input = JSON.parse(user) as { title: string; summary: string };
-    return JSON.stringify({
-      title: `譯：${input.title}`,
-      summary: input.summary ? `摘要：${input.summary}` : '',
-    });
-  }
-  return JSON.stringify({
-    summary: 'A model summary of the article.',
-    tags: ['protein folding', 'attention'],
-    language: 'en',
-  });
-}
+// the model peer's answers are the bench's (one copy): analysis with or without the zh-TW part
+export { isTranslationCall, modelReply } from '../../bench/support/feed-items.js';
 
 /** A container whose logger writes JSON lines to memory (and to the log tap), for log assertions. */
 export async function buildLoggedContainer(env: Record<string, string>) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildTestApp, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
 import { weeklyJob, type JobAnswer } from './runs.js';
-import { OpenAiPeer, type ChatCall } from '../peers/openai-peer.js';
+import { OpenAiPeer, groundingReply, type ChatCall } from '../peers/openai-peer.js';
 import { TelegramPeer } from '../peers/telegram-peer.js';
 import { SmtpPeer } from '../peers/smtp-peer.js';
 
@@ -22,11 +22,18 @@ export interface ReportEnv {
 
 export const isTranslation = (call: ChatCall) => call.messages[0]!.content.startsWith('Translate');
 
-/** A model that writes a one-citation summary and a marker-preserving translation. */
-export const simpleModel = (call: ChatCall) =>
-  isTranslation(call)
-    ? JSON.stringify({ title: '每週摘要', summary_text: '本週重點 [1]。' })
-    : JSON.stringify({ title: 'Weekly digest', summary_text: 'The highlight of the week [1].' });
+/**
+ * A model that writes a one-citation summary its source supports (the first article's title, read
+ * from the prompt), checks its citations from the text it is given and writes a marker-preserving
+ * translation.
+ */
+export const simpleModel = (call: ChatCall) => {
+  if (isTranslation(call)) return JSON.stringify({ title: '每週摘要', summary_text: '本週重點 [1]。' });
+  const check = groundingReply(call);
+  if (check) return check;
+  const first = /^\[1\] (.+)$/m.exec(call.messages.map((m) => m.content).join('\n'))?.[1] ?? 'Paper';
+  return JSON.stringify({ title: 'Weekly digest', summary_text: `${first} led the week [1].` });
+};
 
 /** The app with the three outside peers of weekly reports: OpenAI-compatible, SMTP, Telegram. */
 export async function startReportEnv(db: DbKind, extraEnv: Record<string, string> = {}): Promise<ReportEnv> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
-export type AuthLevel = 'public' | 'user' | 'admin';
+/** `session`: a signed-in user's own session only, never a personal access token */
+export type AuthLevel = 'public' | 'user' | 'session' | 'admin';
 
 export interface RouteInfo {
   method: string;
@@ -14,7 +15,7 @@ export interface RouteInfo {
 }
 
 /**
- * The auth level the spec and DESIGN.md give each route: public reads, the user's own /user/* and
+ * The auth level of each route: public reads, the user's own /user/* and
  * /auth/me, admin for everything else (writes, /admin/*, /monitor/*, tag writes, suggestions).
  */
 const PUBLIC: [string, RegExp][] = [
@@ -22,9 +23,13 @@ const PUBLIC: [string, RegExp][] = [
   ['GET', /^\/articles(\/\{[^}]+\})?$/],
   ['POST', /^\/articles\/\{[^}]+\}\/view$/],
   ['POST', /^\/auth\/(register|login)$/],
+  // "forgot password" and the reset link's new password (issue 25)
+  ['POST', /^\/auth\/password-reset(\/confirm)?$/],
   ['GET', /^\/auth\/registration$/],
   ['GET', /^\/weekly-reports(\/(latest|by-week))?$/],
   ['GET', /^\/metric-definitions$/],
+  // what sorting by a metric can order: public like the list it annotates
+  ['GET', /^\/articles\/metric-coverage$/],
   ['GET', /^\/tag-groups(\/\{[^}]+\})?$/],
   ['GET', /^\/media\//],
   // the reader (issue 17): similar articles and the Atom feeds out are public
@@ -32,12 +37,22 @@ const PUBLIC: [string, RegExp][] = [
   ['GET', /^\/feeds\/(topics|reports)\/\{[^}]+\}\.atom$/],
 ];
 
+/** sign-out, the password and the access tokens themselves: with the account's session only */
+const SESSION_ONLY = /^\/(auth\/(logout|logout-others|password)|user\/tokens(\/\{[^}]+\})?)$/;
+
 export function authLevel(method: string, path: string): AuthLevel {
   if (PUBLIC.some(([m, re]) => m === method && re.test(path))) return 'public';
-  if (path === '/auth/me' || path === '/auth/logout' || path.startsWith('/user/') || path.startsWith('/me/'))
+  if (SESSION_ONLY.test(path)) return 'session';
+  if (
+    ['/auth/me', '/auth/logout', '/auth/password', '/auth/logout-others'].includes(path) ||
+    path.startsWith('/user/') ||
+    path.startsWith('/me/')
+  )
     return 'user';
   // read state of the signed-in reader
-  if (/^\/articles(\/\{[^}]+\})?\/read$/.test(path)) return 'user';
+  if (/^\/articles(\/\{[^}]+\})?\/read(\/undo)?$/.test(path)) return 'user';
+  // asking the corpus and the asker's own history (issue 27)
+  if (/^\/ask(\/history)?$/.test(path)) return 'user';
   return 'admin';
 }
 

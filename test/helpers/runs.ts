@@ -12,7 +12,13 @@ export interface RunBody {
   summary: Record<string, string | number | null>;
   error: string | null;
   error_count: number;
-  errors: { source_id?: string; article_id?: string; topic_id?: string; message: string }[];
+  errors: {
+    source_id?: string;
+    article_id?: string;
+    article_title?: string;
+    topic_id?: string;
+    message: string;
+  }[];
 }
 
 /** Polls GET /admin/runs/{id} until the run is no longer queued or running. */

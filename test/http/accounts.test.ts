@@ -64,7 +64,7 @@ describe('accounts: password policy, sign-out revocation, registration switch', 
 
   it('says whether registration is open', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/auth/registration' });
-    expect(res.json()).toEqual({ registration: 'open' });
+    expect(res.json()).toEqual({ registration: 'open', password_reset_by_email: false });
   });
 });
 
@@ -85,6 +85,7 @@ describe('REGISTRATION=closed', () => {
     expect(res.json().error.code).toBe('registration_closed');
     expect((await t.app.inject({ method: 'GET', url: '/auth/registration' })).json()).toEqual({
       registration: 'closed',
+      password_reset_by_email: false,
     });
     const admin = await t.login('user'); // what `cli user:create` does
     expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: admin.headers })).statusCode).toBe(

@@ -6,7 +6,7 @@ import { loadConfig, ConfigError } from '../../src/config.js';
 import { canonicalIp, trustOf } from '../../src/http/plugins/client-ip.js';
 
 /**
- * The client address by the proxy-addr rule (DESIGN.md §4): a proxy that appends to X-Forwarded-For
+ * The client address by the proxy-addr rule (docs/decisions/0014-client-address.md): a proxy that appends to X-Forwarded-For
  * (nginx `$proxy_add_x_forwarded_for`) is trusted, what the client wrote on the left is not.
  */
 describe('client address behind an appending proxy', () => {
@@ -18,13 +18,15 @@ describe('client address behind an appending proxy', () => {
   });
   afterAll(() => t.close());
 
+  // one account per attempt: the per-address limit is under test, not the per-account one
+  let attempt = 0;
   const login = (xff: string) =>
     t.app.inject({
       method: 'POST',
       url: '/auth/login',
       remoteAddress: '127.0.0.1',
       headers: { 'x-forwarded-for': xff },
-      payload: { email: 'nobody@example.test', password: 'wrong-password' },
+      payload: { email: `nobody-${++attempt}@example.test`, password: 'wrong-password' },
     });
 
   it('spoofed left-most entries do not bypass the login limit (429 from try 11)', async () => {

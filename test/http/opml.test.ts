@@ -11,6 +11,8 @@ import type { CatalogTransactions } from '../../src/application/catalog/opml.por
 import { systemClock } from '../../src/application/shared/ports.js';
 import { DrizzleCatalogTransactions } from '../../src/infrastructure/db/repositories/catalog-transactions.js';
 import { FeedsmithOpmlCodec } from '../../src/infrastructure/feeds/opml-codec.js';
+import { OutboundGuard } from '../../src/infrastructure/http/outbound-guard.js';
+import { GuardOutboundPolicy } from '../../src/infrastructure/http/outbound-policy.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'opml');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -176,9 +178,16 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
     const res = await upload(mixed);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    // the folder matches the existing topic whatever its case: no second topic
-    expect(body.topics).toEqual([{ name: 'Climate Research', action: 'existing', sources: 1 }]);
-    expect(body.sources.map((s: { url: string }) => s.url)).toEqual(['https://new.example.test/feed.xml']);
+    // the folder matches the existing topic whatever its case: no second topic; a feed the catalog
+    // holds in one topic joins the other folder's topic too
+    expect(body.topics).toEqual([
+      { name: 'Climate Research', action: 'existing', sources: 1 },
+      { name: 'Elsewhere', action: 'create', sources: 1 },
+    ]);
+    expect(body.sources.map((s: { url: string }) => s.url)).toEqual([
+      'https://new.example.test/feed.xml',
+      'https://climate.example.test/carbon-brief/feed.xml',
+    ]);
     expect(body.duplicates).toEqual([
       {
         topic: 'climate research',
@@ -187,19 +196,42 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
         reason: 'in_file',
         existing_topic: 'Climate Research',
       },
-      {
-        topic: 'Elsewhere',
-        name: 'Carbon Brief again',
-        url: 'https://climate.example.test/carbon-brief/feed.xml',
-        reason: 'in_catalog',
-        existing_topic: 'Climate Research',
-      },
     ]);
-    expect(body.created).toEqual({ topics: 0, sources: 1 });
-    expect(await catalog()).toHaveLength(13);
+    expect(body.created).toEqual({ topics: 1, sources: 2 });
+    expect(await catalog()).toHaveLength(14);
     expect((await db().select().from(topics)).map((x) => x.name).sort()).toEqual([
       'Climate Research',
+      'Elsewhere',
       'Quantum Computing',
+    ]);
+  });
+
+  it('adds a feed listed in several folders to every one of their topics, once each', async () => {
+    const file = `<?xml version="1.0"?>
+<opml version="2.0"><head><title>several folders</title></head><body>
+  <outline text="Optics"><outline text="Shared feed" xmlUrl="https://shared.example.test/feed.xml"/></outline>
+  <outline text="Lasers">
+    <outline text="Shared feed" xmlUrl="https://shared.example.test/feed.xml"/>
+    <outline text="Shared feed twice" xmlUrl="https://SHARED.example.test/feed.xml"/>
+  </outline>
+</body></opml>`;
+    const first = (await upload(file)).json();
+    expect(first.topics).toEqual([
+      { name: 'Optics', action: 'create', sources: 1 },
+      { name: 'Lasers', action: 'create', sources: 1 },
+    ]);
+    expect(first.duplicates).toMatchObject([
+      { topic: 'Lasers', reason: 'in_file', existing_topic: 'Lasers' },
+    ]);
+    const shared = (await catalog()).filter((s) => s.url === 'https://shared.example.test/feed.xml');
+    expect(shared.map((s) => s.topic).sort()).toEqual(['Lasers', 'Optics']);
+    // again: each topic holds it already
+    const again = (await upload(file)).json();
+    expect(again.created).toEqual({ topics: 0, sources: 0 });
+    expect(again.duplicates.map((d: { existing_topic: string }) => d.existing_topic)).toEqual([
+      'Optics',
+      'Lasers',
+      'Lasers',
     ]);
   });
 
@@ -349,32 +381,41 @@ describe.each(dbKinds())('OPML import and export (%s)', (kind) => {
   it('a write that lands between the plan and the insert: 409 catalog_changed and nothing written', async () => {
     const real = new DrizzleCatalogTransactions(db());
     // the real transaction; right after the plan's read, "another admin" adds the file's 2nd topic
+    // (the first transaction is the read the feeds' hosts are judged from, before the writing one)
+    let calls = 0;
     const racing: CatalogTransactions = {
       transaction: (fn) =>
-        real.transaction((repos) =>
-          fn({
-            sources: repos.sources,
-            insertSources: (inputs) => repos.insertSources(inputs),
-            topics: {
-              get: (id) => repos.topics.get(id),
-              update: (id, patch) => repos.topics.update(id, patch),
-              delete: (id) => repos.topics.delete(id),
-              create: (input) => repos.topics.create(input),
-              list: async (opts) => {
-                const seen = await repos.topics.list(opts);
-                await repos.topics.create({
-                  name: 'Quantum Computing',
-                  slug: 'quantum-computing',
-                  description: null,
-                  isActive: true,
-                });
-                return seen;
-              },
-            },
-          }),
-        ),
+        ++calls === 1
+          ? real.transaction(fn)
+          : real.transaction((repos) =>
+              fn({
+                sources: repos.sources,
+                insertSources: (inputs) => repos.insertSources(inputs),
+                topics: {
+                  get: (id) => repos.topics.get(id),
+                  update: (id, patch) => repos.topics.update(id, patch),
+                  delete: (id) => repos.topics.delete(id),
+                  create: (input) => repos.topics.create(input),
+                  list: async (opts) => {
+                    const seen = await repos.topics.list(opts);
+                    await repos.topics.create({
+                      name: 'Quantum Computing',
+                      slug: 'quantum-computing',
+                      description: null,
+                      isActive: true,
+                    });
+                    return seen;
+                  },
+                },
+              }),
+            ),
     };
-    const service = new OpmlService(new FeedsmithOpmlCodec(), racing, systemClock);
+    const service = new OpmlService(
+      new FeedsmithOpmlCodec(),
+      racing,
+      systemClock,
+      new GuardOutboundPolicy(new OutboundGuard()),
+    );
     const err = await service
       .importOpml(fixture('two-topics-12-feeds.opml'), { dryRun: false })
       .catch((e: unknown) => e);

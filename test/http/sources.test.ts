@@ -41,10 +41,14 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
   let admin: Record<string, string>;
   let topicId: string;
 
+  /** while set, a read of a feed with `?held` waits for it: a run stays under way until released */
+  let held: Promise<void> | null = null;
+
   beforeAll(async () => {
-    peer = await new HttpPeer((req, res) => {
+    peer = await new HttpPeer(async (req, res) => {
       const send = (type: string, body: Buffer | string, status = 200) =>
         void res.writeHead(status, { 'content-type': type }).end(body);
+      if (req.query.has('held')) await held;
       switch (req.path) {
         case '/feed.xml':
         case '/second.xml':
@@ -289,12 +293,106 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     expect(
       (await t.app.inject({ method: 'POST', url: `/admin/sources/${id}/fetch`, headers: admin })).statusCode,
     ).toBe(404);
-    const src = (await create({ name: 'Busy', url: `${peer.url}/feed.xml?busy` })).json<SourceBody>();
-    const a = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
-    const b = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
-    expect(a.statusCode).toBe(202);
-    expect(b.statusCode).toBe(409);
-    await waitForRun(t.app, admin, a.json<{ run_id: string }>().run_id);
+    const src = (await create({ name: 'Busy', url: `${peer.url}/feed.xml?held` })).json<SourceBody>();
+    // the first run waits for the feed until the second request has been answered: however busy
+    // the machine, the first run is still under way when the second one asks
+    let release!: () => void;
+    held = new Promise<void>((r) => (release = r));
+    try {
+      const a = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
+      const b = await t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin });
+      expect(a.statusCode).toBe(202);
+      expect(b.statusCode).toBe(409);
+      expect(b.json()).toMatchObject({ error: { code: 'run_in_progress' } });
+    } finally {
+      release();
+      held = null;
+    }
+    const runs = (
+      await t.app.inject({ url: '/admin/runs?kind=scrape&status=running', headers: admin })
+    ).json<{
+      items: { id: string }[];
+    }>();
+    for (const r of runs.items) await waitForRun(t.app, admin, r.id);
+  });
+
+  it('reads a new source at once when asked (the add form), and after the run under way when one is', async () => {
+    const fresh = await create({ name: 'Read at once', url: `${peer.url}/feed.xml?first`, fetch_now: true });
+    expect(fresh.statusCode).toBe(201);
+    const runId = fresh.json<{ first_fetch_run_id: string | null }>().first_fetch_run_id;
+    expect(runId).toEqual(expect.any(String));
+    const run = await waitForRun(t.app, admin, runId!);
+    expect(run.status).toBe('completed');
+    const row = (await t.app.inject({ url: '/admin/sources', headers: admin }))
+      .json<SourceBody[]>()
+      .find((x) => x.id === fresh.json<SourceBody>().id)!;
+    expect(row.last_fetch).toMatchObject({ run_id: runId, http_status: 200 });
+    // without fetch_now nothing is read until a run is started
+    const later = (await create({ name: 'Read later', url: `${peer.url}/feed.xml?later` })).json<
+      SourceBody & { first_fetch_run_id: string | null }
+    >();
+    expect(later.first_fetch_run_id).toBeNull();
+
+    // another run under way: the new source is read as soon as that one has ended
+    const busy = (
+      await create({ name: 'Busy first', url: `${peer.url}/feed.xml?held&busyfirst` })
+    ).json<SourceBody>();
+    let release!: () => void;
+    held = new Promise<void>((r) => (release = r));
+    try {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: `/admin/sources/${busy.id}/fetch`,
+        headers: admin,
+      });
+      expect(started.statusCode).toBe(202);
+      const queued = await create({
+        name: 'Queued first',
+        url: `${peer.url}/feed.xml?queued`,
+        fetch_now: true,
+      });
+      expect(queued.json<{ first_fetch_run_id: string | null }>().first_fetch_run_id).toBeNull();
+      const reads = () => peer.requests.filter((r) => r.query.has('queued')).length;
+      const probed = reads();
+      release();
+      await expect.poll(reads, { timeout: 20_000, interval: 200 }).toBeGreaterThan(probed);
+      await expect
+        .poll(
+          async () =>
+            (await t.app.inject({ url: '/admin/sources', headers: admin }))
+              .json<SourceBody[]>()
+              .find((x) => x.id === queued.json<SourceBody>().id)?.last_fetch?.http_status,
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBe(200);
+    } finally {
+      release();
+      held = null;
+    }
+  });
+
+  it('two starts at the same moment, in two processes on one database, make one run and one 409', async () => {
+    const src = (await create({ name: 'Twice', url: `${peer.url}/feed.xml?held&twice` })).json<SourceBody>();
+    // a second service on the same database: its own memory knows nothing of the first one's run
+    const other = await buildTestApp({ database: t.container.database });
+    let release!: () => void;
+    held = new Promise<void>((r) => (release = r));
+    try {
+      const otherAdmin = (await other.login('admin')).headers;
+      const answers = await Promise.all([
+        t.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: admin }),
+        other.app.inject({ method: 'POST', url: `/admin/sources/${src.id}/fetch`, headers: otherAdmin }),
+      ]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([202, 409]);
+      release();
+      // either service reads the runs of both: they share the database
+      for (const r of answers.filter((a) => a.statusCode === 202))
+        await waitForRun(t.app, admin, r.json<{ run_id: string }>().run_id);
+    } finally {
+      release();
+      held = null;
+      await other.close();
+    }
   });
 
   it('the schedule reads only the sources that are due; an admin run reads every enabled one', async () => {

@@ -8,7 +8,8 @@ describe('correlation id on every line of a request', () => {
   let t: TestApp;
   beforeAll(async () => {
     const logger = createLogger({
-      level: 'info',
+      // request lines are written at debug (at info only the use cases' events are)
+      level: 'debug',
       service: 'test',
       environment: 'local',
       destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
@@ -25,7 +26,8 @@ describe('correlation id on every line of a request', () => {
           method: i % 2 ? 'GET' : 'POST',
           url: i % 2 ? '/articles?limit=1' : '/auth/login',
           headers: { 'x-correlation-id': id },
-          ...(i % 2 ? {} : { payload: { email: 'nobody@example.test', password: 'wrong-password' } }),
+          // one account each: ten failures on one account would be spaced out (LoginThrottle)
+          ...(i % 2 ? {} : { payload: { email: `nobody-${i}@example.test`, password: 'wrong-password' } }),
         }),
       ),
       ...Array.from({ length: 10 }, () => t.app.inject({ method: 'GET', url: '/topics' })),

@@ -87,7 +87,8 @@ describe('citation clients against API peers on loopback', () => {
     expect(req!.path).toBe(
       '/graph/v1/paper/DOI:10.1002/(SICI)1097-0185(19990415)257%3A2%3C73%3A%3AAID-AR8%3E3.0.CO%3B2-B',
     );
-    expect(req!.query.get('fields')).toBe('citationCount');
+    // externalIds rides along for works (the DOI and arXiv id of one paper): no extra request
+    expect(req!.query.get('fields')).toBe('citationCount,externalIds');
     expect(req!.headers['x-api-key']).toBe('s2-key');
     expect(req!.headers['user-agent']).toBe('article-intel/9.9.9 (mailto:ops@example.org)');
 

@@ -29,7 +29,7 @@ describe('metric catalog', () => {
     const res = await t.app.inject({ url: '/metric-definitions' });
     expect(res.statusCode).toBe(200);
     const body = res.json() as Record<string, unknown>[];
-    expect(body.map((d) => d.metric_key)).toEqual(['download_count', 'citation_count']);
+    expect(body.map((d) => d.metric_key)).toEqual(['download_count', 'citation_count', 'coverage_count']);
     expect(Object.keys(body[1]!).sort()).toEqual([
       'format_hint',
       'icon_name',

@@ -32,7 +32,8 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
       );
     }
     const id = decodeURIComponent(req.path.replace('/graph/v1/paper/', ''));
-    if (req.query.get('fields') !== 'citationCount' || !s2Known.has(id)) return sendJson(res, 404, {});
+    if (req.query.get('fields') !== 'citationCount,externalIds' || !s2Known.has(id))
+      return sendJson(res, 404, {});
     sendJson(res, 200, { paperId: 'p', citationCount: s2Known.get(id) });
   });
   const oaFailures: { status: number; headers?: Record<string, string> }[] = [];
@@ -150,7 +151,14 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
     const known = await makeArticle(db(), { doi: '10.1000/nowhere' });
     const noIds = await makeArticle(db(), { metadata: { note: 'no identifiers' } });
     const summary = await refresh();
-    expect(summary).toMatchObject({ articles: 2, updated: 2, failed: 0, by_source: { none: 2 } });
+    // a first "no value" is no change: the run does not claim it updated anything
+    expect(summary).toMatchObject({
+      articles: 2,
+      updated: 0,
+      unchanged: 2,
+      failed: 0,
+      by_source: { none: 2 },
+    });
     expect(await stored(known.id)).toMatchObject({ value: null, source: null });
     expect((await stored(noIds.id))?.refreshedAt).toBeInstanceOf(Date);
     // three sources asked for the DOI, none for the article without identifiers
@@ -225,7 +233,7 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
 
   it('leaves a value whose every source keeps failing for the next run', async () => {
     // arXiv only: Crossref is skipped, Semantic Scholar and OpenAlex answer 500 on every attempt
-    const a = await makeArticle(db(), { arxivId: '2403.00001' });
+    const a = await makeArticle(db(), { arxivId: '2403.00001', title: 'Sparse attention at scale' });
     const down = { status: 500, headers: { 'retry-after': '0' } };
     s2Failures.push(...Array.from({ length: 4 }, () => down));
     oaFailures.push(...Array.from({ length: 8 }, () => down));
@@ -237,6 +245,11 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
     expect(summary.run.progress).toEqual({ done: 1, total: 1 });
     expect(summary.run.errors).toHaveLength(2);
     expect(summary.run.errors.map((e) => e.article_id)).toEqual([a.id, a.id]);
+    // each failed article is named by its title, with the reason
+    expect(summary.run.errors.map((e) => e.article_title)).toEqual([
+      'Sparse attention at scale',
+      'Sparse attention at scale',
+    ]);
     const messages = summary.run.errors.map((e) => e.message).sort();
     // citation_count: both sources it may ask; oa_citations: OpenAlex only
     expect(messages[0]).toBe('openalex answered 500');
@@ -246,7 +259,8 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
 
     s2Known.set('ARXIV:2403.00001', 2);
     const second = await refresh();
-    expect(second).toMatchObject({ articles: 1, updated: 2, failed: 0 });
+    // citation_count changed (none → 2); oa_citations has no value at OpenAlex: no change
+    expect(second).toMatchObject({ articles: 1, updated: 1, unchanged: 1, failed: 0 });
     expect(second.run).toMatchObject({ status: 'completed', error_count: 0, errors: [] });
     expect(await stored(a.id)).toMatchObject({ value: 2, source: 'semantic_scholar' });
   });
@@ -277,6 +291,32 @@ describe.each(dbKinds())('metric refresh (%s) against citation peers on loopback
     );
     expect([Number(row!.n), Number(row!.s)]).toEqual([550, (549 * 550) / 2]);
     expect(await refresh()).toMatchObject({ articles: 0 });
+  });
+
+  it('counts only values that changed, and names an article that is gone since by its id', async () => {
+    const stale = await makeArticle(db(), { doi: '10.1000/recount', title: 'Recounted' });
+    await setMetric(db(), stale.id, 'citation_count', 3, 'semantic_scholar');
+    await setMetric(db(), stale.id, 'oa_citations', null, 'openalex');
+    await db()
+      .update(articleMetrics)
+      .set({ refreshedAt: sql`now() - interval '25 hours'` })
+      .where(eq(articleMetrics.articleId, stale.id));
+    s2Known.set('DOI:10.1000/recount', 3);
+    const same = await refresh();
+    expect(same).toMatchObject({ articles: 1, updated: 0, unchanged: 2, failed: 0 });
+    expect(same.run.summary).toMatchObject({ updated: 0, unchanged: 2 });
+
+    const gone = await makeArticle(db(), { arxivId: '2403.00009', title: 'Soon deleted' });
+    const down = { status: 500, headers: { 'retry-after': '0' } };
+    s2Failures.push(...Array.from({ length: 4 }, () => down));
+    oaFailures.push(...Array.from({ length: 8 }, () => down));
+    const failed = await refresh();
+    expect(failed.run.errors[0]).toMatchObject({ article_id: gone.id, article_title: 'Soon deleted' });
+    await db().execute(sql`delete from articles where id = ${gone.id}`);
+    const res = await t.app.inject({ url: `/admin/runs/${failed.run.id}`, headers: admin });
+    const [first] = (res.json() as { errors: Record<string, unknown>[] }).errors;
+    expect(first).toMatchObject({ article_id: gone.id });
+    expect(first).not.toHaveProperty('article_title');
   });
 
   it('is admin only', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { monEn, monZhTW } from '../../web/src/features/monitoring/i18n/messages';
+import { monMessages } from '../../web/src/features/monitoring/i18n/messages';
+
+const { en: monEn, 'zh-TW': monZhTW } = monMessages;
 
 describe('monitoring page strings', () => {
   it('translates every key to zh-TW with the same placeholders', () => {

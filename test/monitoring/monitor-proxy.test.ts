@@ -250,8 +250,10 @@ describe('monitoring proxy without credentials', () => {
     ]) {
       expect((await t.app.inject({ url, headers: admin })).statusCode).toBe(503);
     }
-    // the catalog still answers, so the dashboard can draw its placeholders
-    expect((await t.app.inject({ url: '/monitor/panels', headers: admin })).statusCode).toBe(200);
+    // the catalog still answers, so the dashboard can draw its placeholders, and says no store is set
+    const catalog = await t.app.inject({ url: '/monitor/panels', headers: admin });
+    expect(catalog.statusCode).toBe(200);
+    expect(catalog.json().stores).toEqual({ logs: false, traces: false, metrics: false });
   });
 
   it('treats a store whose user is set without MONITOR_API_KEY as not configured', async () => {
@@ -267,6 +269,8 @@ describe('monitoring proxy without credentials', () => {
         payload: { queries: [q('x')] },
       });
       expect([res.statusCode, res.json().error.code]).toEqual([503, 'not_configured']);
+      const catalog = await t2.app.inject({ url: '/monitor/panels', headers: a });
+      expect(catalog.json().stores).toEqual({ logs: false, traces: false, metrics: false });
     } finally {
       await t2.close();
     }
@@ -353,6 +357,9 @@ describe('stores without auth, on their own hosts, behind route prefixes', () =>
         code: 'upstream_error',
         message: expect.stringMatching(/HTTP 404: check the route prefix in the store URL/),
       });
+      // configured, even though it answers 404: the catalog names exactly the stores that are set
+      const catalog = await t2.app.inject({ url: '/monitor/panels', headers: a });
+      expect(catalog.json().stores).toEqual({ logs: false, traces: false, metrics: true });
     } finally {
       store.requirePrefix = '';
       await t2.close();

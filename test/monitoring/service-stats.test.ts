@@ -9,7 +9,14 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
 interface Stats {
   days: number;
-  runs_per_day: { day: string; completed: number; failed: number; running: number }[];
+  runs_per_day: {
+    day: string;
+    completed: number;
+    completed_with_errors: number;
+    failed: number;
+    interrupted: number;
+    running: number;
+  }[];
   failures_per_stage: { stage: string; count: number }[];
   articles_per_source: { source: string; count: number }[];
   citation_coverage: { articles: number; with_citation: number; share: number | null };
@@ -47,6 +54,11 @@ describe.each(dbKinds())('GET /admin/service-stats (%s)', (db) => {
         counts: { analysis_failed: 2, published: 5 },
       },
       { correlationId: 'c2', status: 'failed', startedAt: now, counts: { extraction_failed: 1 } },
+      // every final status is its own series: runs with problems, and interrupted ones, count too
+      { correlationId: 'c5', status: 'completed_with_errors', startedAt: now, counts: {} },
+      { correlationId: 'c6', status: 'completed_with_errors', startedAt: now, counts: {} },
+      { correlationId: 'c7', status: 'interrupted', startedAt: now, counts: {} },
+      { correlationId: 'c8', status: 'queued', startedAt: now, counts: {} },
       {
         correlationId: 'c3',
         status: 'completed',
@@ -71,7 +83,14 @@ describe.each(dbKinds())('GET /admin/service-stats (%s)', (db) => {
     const s = res.json() as Stats;
     expect(s.days).toBe(30);
     expect(s.runs_per_day).toHaveLength(30);
-    expect(s.runs_per_day.at(-1)).toEqual({ day: dayOf(now), completed: 1, failed: 1, running: 0 });
+    expect(s.runs_per_day.at(-1)).toEqual({
+      day: dayOf(now),
+      completed: 1,
+      completed_with_errors: 2,
+      failed: 1,
+      interrupted: 1,
+      running: 1,
+    });
     expect(s.runs_per_day.find((r) => r.day === dayOf(new Date(now.getTime() - 2 * DAY)))?.completed).toBe(1);
     expect(s.failures_per_stage).toEqual([
       { stage: 'analysis', count: 3 },

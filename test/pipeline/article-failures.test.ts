@@ -7,6 +7,7 @@ import { OpenAiPeer } from '../peers/openai-peer.js';
 import type { HttpPeer } from '../peers/http-peer.js';
 import {
   makeItem,
+  isTranslationCall,
   modelReply,
   rssFeed,
   seedPipeline,
@@ -18,6 +19,12 @@ import {
  * writes share statements with them: each fails on its own, with its failure status, and every
  * other article of the run is stored complete.
  */
+/**
+ * distinct words whose search document exceeds PostgreSQL's tsvector limit (1 MB): a value the
+ * database refuses (a NUL no longer is one: it is dropped at the storage boundary)
+ */
+const TOO_LONG_FOR_TSVECTOR = Array.from({ length: 200_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+
 describe.each(dbKinds())('articles failing while their writes are batched (%s)', (db) => {
   let t: TestApp;
   let llm: OpenAiPeer;
@@ -31,11 +38,12 @@ describe.each(dbKinds())('articles failing while their writes are batched (%s)',
   beforeAll(async () => {
     llm = await new OpenAiPeer((call) => {
       const user = call.messages[1]?.content ?? '';
-      const reply = modelReply(call);
-      if (user.includes('Poisoned summary') && !call.messages[0]!.content.includes('Traditional Chinese'))
-        return JSON.stringify({ ...JSON.parse(reply), summary: 'A summary with a \u0000 in it.' });
-      if (user.includes('Poisoned translation') && call.messages[0]!.content.includes('Traditional Chinese'))
-        return JSON.stringify({ ...JSON.parse(reply), title: '譯：\u0000' });
+      // the poisoned translation comes from its own call (the analysis answer leaves zh-TW out)
+      const reply = modelReply(call, { zhInAnalysis: !user.includes('Poisoned translation') });
+      if (user.includes('Poisoned summary') && !isTranslationCall(call))
+        return JSON.stringify({ ...JSON.parse(reply), summary: TOO_LONG_FOR_TSVECTOR });
+      if (user.includes('Poisoned translation') && isTranslationCall(call))
+        return JSON.stringify({ ...JSON.parse(reply), title: `譯：${TOO_LONG_FOR_TSVECTOR}` });
       return reply;
     }).start();
     feeds = await startFeedServer({ '/feed.xml': rssFeed(items) });

@@ -17,6 +17,10 @@ let internal: Server;
 let internalHits = 0;
 let port = 0;
 let peer: HttpPeer;
+/** another service on the source's own host (127.0.0.1), another port */
+let sameHost: Server;
+let samePort = 0;
+let sameHostHits = 0;
 
 beforeAll(async () => {
   internal = createServer((_req, res) => {
@@ -27,9 +31,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
   port = (internal.address() as AddressInfo).port;
+  sameHost = createServer((_req, res) => {
+    sameHostHits++;
+    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rssFeed([makeItem()]));
+  });
+  await new Promise<void>((resolve) => sameHost.listen(0, '127.0.0.1', resolve));
+  samePort = (sameHost.address() as AddressInfo).port;
   peer = await new HttpPeer((req, res) => {
     if (req.path === '/to-internal')
       return void res.writeHead(302, { location: `http://127.0.0.2:${port}/` }).end();
+    if (req.path === '/to-other-port')
+      return void res.writeHead(302, { location: `http://127.0.0.1:${samePort}/` }).end();
     if (req.path === '/to-self') return void res.writeHead(301, { location: '/feed' }).end();
     if (req.path === '/feed')
       return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rssFeed([makeItem()]));
@@ -41,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await peer.stop();
   await new Promise((resolve) => internal.close(resolve));
+  await new Promise((resolve) => sameHost.close(resolve));
 });
 
 const pages = (allowed: string[]) =>
@@ -125,5 +138,16 @@ describe('a source URL entered by an admin', () => {
     const before = internalHits;
     await expect(feeds().read(source(`${peer.url}/to-internal`))).rejects.toThrow(FetchRefusedError);
     expect(internalHits).toBe(before);
+  });
+
+  it('may not redirect to another port of its own host unless that host is allowed', async () => {
+    await expect(feeds().read(source(`${peer.url}/to-other-port`))).rejects.toThrow(FetchRefusedError);
+    expect(sameHostHits).toBe(0);
+    const allowed = new HttpFeedReader(
+      new HttpFetcher({ timeoutMs: 3000 }, new OutboundGuard(['127.0.0.1'])),
+    );
+    const res = await allowed.read(source(`${peer.url}/to-other-port`));
+    expect(res.notModified === false && res.entries).toHaveLength(1);
+    expect(sameHostHits).toBe(1);
   });
 });

@@ -1,14 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServiceProcess } from '../helpers/service-process.js';
+import { makeItem, rssFeed, startFeedServer } from '../helpers/pipeline-factories.js';
+import type { HttpPeer } from '../peers/http-peer.js';
 
 /**
- * Issue 15: a README CLI command started while `npm start` runs on the same DATA_DIR must never
- * open the embedded database a second time. It refuses with exit 2 and one line saying what to do;
- * the directory opens afterwards and a user created by the CLI then can sign in.
+ * Issue 15 and 25: a README CLI command started while `npm start` runs on the same DATA_DIR never
+ * opens the embedded database a second time. It goes through the running service's admin API
+ * (the local admin channel in DATA_DIR/local-admin.json): `user:create` and `scrape` succeed and
+ * show up in the service. When the channel cannot be reached it refuses with exit 2 and one line;
+ * with the service stopped the CLI opens the directory itself.
  */
 const children = new Set<ChildProcessWithoutNullStreams>();
 const AUTH_SECRET = 'cli-lock-secret-cli-lock-secret-0123456';
@@ -24,6 +28,7 @@ function startService(dataDir: string) {
       PORT: '0',
       API_HOST: '127.0.0.1',
       HOST: '127.0.0.1',
+      FETCH_ALLOWED_HOSTS: '127.0.0.1',
     },
     children,
   );
@@ -55,60 +60,131 @@ const login = (api: string, email: string, password: string) =>
     body: JSON.stringify({ email, password }),
   });
 
+const json = async (res: Response) => ({
+  status: res.status,
+  body: (await res.json()) as Record<string, unknown>,
+});
+
 describe('the CLI beside a running service on the same DATA_DIR (PGlite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ai-cli-lock-'));
-  afterAll(() => {
+  let feeds: HttpPeer | undefined;
+  afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
+    await feeds?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses user:create and scrape with exit 2 and a one-line message; afterwards the directory opens and the user signs in', async () => {
+  it('user:create and scrape go through the running service and show up in it; exit 2 only when it cannot be reached', async () => {
+    const items = [makeItem(), makeItem(), makeItem()];
+    feeds = await startFeedServer({ '/feed.xml': rssFeed(items) });
     const svc = startService(dataDir);
     const api = String((await svc.waitFor('api.listening', 60_000)).url);
     await svc.waitFor('process.started', 120_000);
     const lock = JSON.parse(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')) as { pid: number };
     expect(lock.pid).toBe(svc.child.pid);
+    const channelFile = join(dataDir, 'local-admin.json');
+    expect(statSync(channelFile).mode & 0o777).toBe(0o600);
 
+    // user:create: the account is made by the running service and signs in there at once
     const email = 'cli-made@example.test';
     const password = 'a-long-password';
     const create = await cli(dataDir, ['user:create', '--email', email, '--password', password, '--admin']);
-    expect(create.code).toBe(2);
-    expect(create.stderr.trim().split('\n')).toHaveLength(1);
-    expect(create.stderr).toContain(`the service (pid ${svc.child.pid}) holds the database in DATA_DIR`);
-    expect(create.stderr).toContain('ADMIN_EMAIL');
-    const scrape = await cli(dataDir, ['scrape']);
-    expect(scrape.code).toBe(2);
-    expect(scrape.stderr.trim().split('\n')).toHaveLength(1);
-    expect(scrape.stderr).toContain('/admin/scraper/runs');
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stdout).toContain(`created admin ${email}`);
+    expect(create.stdout).toContain(`in the running service (pid ${svc.child.pid})`);
+    const session = await json(await login(api, email, password));
+    expect(session.status).toBe(200);
+    const auth = {
+      authorization: `Bearer ${String(session.body.access_token)}`,
+      'content-type': 'application/json',
+    };
+    // the password policy holds there too: exit 2 with the reason
+    const weak = await cli(dataDir, [
+      'user:create',
+      '--email',
+      'weak@example.test',
+      '--password',
+      'qwertyuiop',
+    ]);
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain('this password is too common');
 
-    // the service went on unharmed: it answers and writes
-    const reg = await fetch(`${api}/auth/register`, {
+    // scrape: a run of the running service, followed to its end; its articles are there
+    const topic = await json(
+      await fetch(`${api}/admin/topics`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'CLI' }),
+      }),
+    );
+    expect(topic.status).toBe(201);
+    const source = await fetch(`${api}/admin/sources`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'web-made@example.test', password }),
+      headers: auth,
+      body: JSON.stringify({
+        topic_id: topic.body.id,
+        name: 'CLI feed',
+        kind: 'rss',
+        url: `${feeds.url}/feed.xml`,
+      }),
     });
-    expect(reg.status).toBe(201);
-    expect((await login(api, email, password)).status).toBe(401);
+    expect(source.status).toBe(201);
+    const scrape = await cli(dataDir, ['scrape', '--json']);
+    expect(scrape.code, scrape.stderr).toBe(0);
+    const run = JSON.parse(scrape.stdout) as { id: string; kind: string; status: string };
+    expect(run).toMatchObject({ kind: 'scrape', status: 'completed' });
+    const runs = await json(await fetch(`${api}/admin/runs?kind=scrape`, { headers: auth }));
+    expect((runs.body.items as { id: string }[]).map((r) => r.id)).toContain(run.id);
+    const articles = await json(await fetch(`${api}/articles?limit=50`));
+    const titles = (articles.body.items as { title: string }[]).map((a) => a.title);
+    for (const item of items) expect(titles).toContain(item.title);
+
+    // the other job commands go the same way
+    const flushed = await cli(dataDir, ['flush-views']);
+    expect(flushed.code, flushed.stderr).toBe(0);
+    expect(flushed.stdout).toMatch(/^flushed \d+ views into \d+ articles in \d+ ms \(in the running service/);
+    const refreshed = await cli(dataDir, ['refresh-metrics', '--json']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(JSON.parse(refreshed.stdout)).toMatchObject({ kind: 'metrics', status: 'completed' });
+
+    // a channel that does not answer for this service (e.g. a file left by an earlier one): exit 2
+    const channel = readFileSync(channelFile, 'utf8');
+    writeFileSync(channelFile, JSON.stringify({ ...JSON.parse(channel), pid: 1 }), { mode: 0o600 });
+    const refused = await cli(dataDir, ['scrape']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain(`the service (pid ${svc.child.pid}) holds the database in DATA_DIR`);
+    expect(refused.stderr).toContain('/admin/scraper/runs');
+    writeFileSync(channelFile, channel, { mode: 0o600 });
+
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);
     expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(false);
+    expect(existsSync(channelFile)).toBe(false);
 
-    // with the service stopped the CLI opens the directory and creates the user
-    const created = await cli(dataDir, ['user:create', '--email', email, '--password', password, '--admin']);
-    expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toContain(`created admin ${email}`);
+    // with the service stopped the CLI opens the directory itself
+    const updated = await cli(dataDir, [
+      'user:create',
+      '--email',
+      email,
+      '--password',
+      'another-long-password',
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain(`updated admin ${email}`);
+    expect(updated.stdout).not.toContain('running service');
 
-    // the next start opens the directory; both users sign in; a kill -9 leaves a stale lock ...
+    // the next start opens the directory with a new channel secret; a kill -9 leaves a stale lock ...
     const again = startService(dataDir);
     const api2 = String((await again.waitFor('api.listening', 60_000)).url);
-    expect((await login(api2, email, password)).status).toBe(200);
-    expect((await login(api2, 'web-made@example.test', password)).status).toBe(200);
+    expect((await login(api2, email, 'another-long-password')).status).toBe(200);
+    expect(JSON.parse(readFileSync(channelFile, 'utf8')).secret).not.toBe(JSON.parse(channel).secret);
     again.child.kill('SIGKILL');
     await again.exited;
     expect(JSON.parse(readFileSync(join(dataDir, 'pglite.lock'), 'utf8'))).toMatchObject({
       pid: again.child.pid,
     });
-    // ... which the CLI takes over, as the pid is gone
+    // ... which the CLI takes over, as the pid is gone (the channel file left behind is ignored)
     const afterKill = await cli(dataDir, ['user:create', '--email', email, '--password', password]);
     expect(afterKill.code, afterKill.stderr).toBe(0);
     expect(afterKill.stdout).toContain(`updated admin ${email}`);

@@ -1,14 +1,24 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** `node src/main.ts api` on a DATA_DIR that cannot be used: exit 1 and one line naming path and cause. */
-function start(dataDir: string, asNobody: boolean): Promise<{ code: number | null; stderr: string }> {
+function start(
+  dataDir: string,
+  asNobody: boolean,
+  readOnlyMount?: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const node = [process.execPath, '--import', 'tsx', 'src/main.ts', 'api'];
+  // a read-only file system: a tmpfs mounted read-only in a mount namespace of the child's own
+  const [command, ...args] = readOnlyMount
+    ? ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o ro tmpfs "$MNT" && exec "$@"', 'sh', ...node]
+    : node;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api'], {
+    const child = spawn(command!, args, {
       env: {
+        ...(readOnlyMount ? { MNT: readOnlyMount } : {}),
         PATH: process.env.PATH,
         HOME: tmpdir(),
         DATA_DIR: dataDir,
@@ -27,6 +37,9 @@ function start(dataDir: string, asNobody: boolean): Promise<{ code: number | nul
     child.on('exit', (code) => resolve({ code, stderr }));
   });
 }
+
+/** mounting needs root (CAP_SYS_ADMIN) and util-linux's unshare */
+const canMount = spawnSync('unshare', ['-m', 'true']).status === 0;
 
 describe('DATA_DIR that cannot be used', () => {
   const root = mkdtempSync(join(tmpdir(), 'data-dir-'));
@@ -57,4 +70,33 @@ describe('DATA_DIR that cannot be used', () => {
     expect(stderr).toContain(join(file, 'data'));
     expect(stderr).toContain('ENOTDIR');
   });
+
+  it.skipIf(!canMount)(
+    'a DATA_DIR to be made on a read-only file system names it, not "no such file or directory"',
+    { timeout: 60_000 },
+    async () => {
+      const mnt = join(root, 'ro-mount');
+      mkdirSync(mnt);
+      const { code, stderr } = await start(join(mnt, 'data'), false, mnt);
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `DATA_DIR cannot be used: ${join(mnt, 'data')}: the file system is read-only (EROFS)`,
+      );
+      expect(stderr).not.toMatch(/ENOENT|no such file/);
+    },
+  );
+
+  it(
+    'a DATA_DIR under a directory the service user may not write names the permission',
+    { timeout: 60_000 },
+    async () => {
+      const parent = join(root, 'not-mine');
+      mkdirSync(parent);
+      chmodSync(parent, 0o555);
+      const { code, stderr } = await start(join(parent, 'a', 'b'), isRoot);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`DATA_DIR cannot be used: ${join(parent, 'a')}: permission denied`);
+      expect(stderr).not.toMatch(/ENOENT|no such file/);
+    },
+  );
 });

@@ -127,15 +127,47 @@ describe.each(dbKinds())('read state on %s', (kind) => {
     // a filter: only the solar articles of topic A (1, 3, 5), one of them already read
     const solar = await req('POST', '/articles/read', u.headers, { topic_id: topicA, q: 'solar' });
     expect(solar.statusCode, solar.body).toBe(200);
-    expect(solar.json()).toEqual({ marked: 2 });
+    expect(solar.json()).toEqual({ marked: 2, undo_token: expect.any(String) });
     const after = await counts(u.headers);
     expect(after.items.find((c) => c.topic_id === topicA)?.unread).toBe(3);
     expect(after.total).toBe(6);
 
     const all = await req('POST', '/articles/read', u.headers, { topic_id: topicA });
-    expect(all.json()).toEqual({ marked: 3 });
+    expect(all.json()).toEqual({ marked: 3, undo_token: expect.any(String) });
     expect(await counts(u.headers)).toEqual({ items: [{ topic_id: topicB, unread: 3 }], total: 3 });
     expect((await list(`/articles?topic_id=${topicA}&unread_only=true`, u.headers)).total).toBe(0);
     expect((await req('POST', '/articles/read', u.headers, { nope: 1 })).statusCode).toBe(422);
+    // nothing left to mark: no batch to undo
+    const again = await req('POST', '/articles/read', u.headers, { topic_id: topicA });
+    expect(again.json()).toEqual({ marked: 0, undo_token: null });
+  });
+
+  it('counts first (dry run), and undo makes exactly that batch unread again', async () => {
+    const u = await t.login();
+    const other = await t.login();
+    expect((await req('PUT', `/articles/${inB[0]!.id}/read`, u.headers)).statusCode).toBe(204);
+    const dry = await req('POST', '/articles/read', u.headers, { topic_id: topicB, dry_run: true });
+    expect(dry.json()).toEqual({ marked: 2, undo_token: null });
+    expect((await counts(u.headers)).total).toBe(8);
+
+    const done = await req('POST', '/articles/read', u.headers, { topic_id: topicB });
+    const { marked, undo_token } = done.json<{ marked: number; undo_token: string }>();
+    expect(marked).toBe(2);
+    // another reader's read state and another batch are not touched by this undo
+    await req('POST', '/articles/read', other.headers, { topic_id: topicB });
+    const undo = await req('POST', '/articles/read/undo', u.headers, { undo_token });
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(undo.json()).toEqual({ unmarked: 2 });
+    const unread = await list(`/articles?topic_id=${topicB}&unread_only=true`, u.headers);
+    expect(unread.items.map((i) => i.id).sort()).toEqual([inB[1]!.id, inB[2]!.id].sort());
+    expect((await list(`/articles?topic_id=${topicB}&unread_only=true`, other.headers)).total).toBe(0);
+    // a second undo finds nothing; a forged token is refused; guests are refused
+    expect((await req('POST', '/articles/read/undo', u.headers, { undo_token })).json()).toEqual({
+      unmarked: 0,
+    });
+    const forged = await req('POST', '/articles/read/undo', u.headers, { undo_token: "'; drop table x; --" });
+    expect(forged.statusCode).toBe(422);
+    expect(forged.json<{ error: { code: string } }>().error.code).toBe('invalid_undo_token');
+    expect((await req('POST', '/articles/read/undo', undefined, { undo_token })).statusCode).toBe(401);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../helpers/db.js';
 import { startReportEnv, type ReportEnv } from '../helpers/report-env.js';
 import { insertArticle, insertProvider, insertSubscriber, insertTopic } from '../helpers/report-factories.js';
+import { schemaOf } from '../peers/openai-peer.js';
 import { notificationDeliveries, topics, weeklyReports } from '../../src/infrastructure/db/schema/index.js';
 
 const DAY = 86_400_000;
@@ -16,16 +17,25 @@ describe.each(dbKinds())('weekly report delivery and job runs (%s)', (dbKind) =>
   });
   afterAll(() => env?.close());
 
-  it('answers 422 multimodal_provider_missing and writes nothing while no multimodal provider is active', async () => {
+  it('writes with the text provider while no multimodal provider is active, and draws the cover locally', async () => {
     await insertProvider(db(), { baseUrl: env.llm.baseUrl, type: 'text' });
-    await insertProvider(db(), { baseUrl: env.llm.baseUrl, isActive: false });
+    await insertProvider(db(), { baseUrl: env.llm.baseUrl, isActive: false, imageModel: 'img-test' });
     const topic = await insertTopic(db());
-    await insertArticle(db(), topic.id, { publishedAt: new Date(Date.now() - 7 * DAY) });
-    const res = await env.runJob({ topic_id: topic.id });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error.code).toBe('multimodal_provider_missing');
-    expect(env.llm.chatCalls).toHaveLength(0);
-    expect(await db().select().from(weeklyReports)).toHaveLength(0);
+    await insertArticle(db(), topic.id, { publishedAt: new Date('2026-11-04T10:00:00Z') });
+    const chats = env.llm.chatCalls.length;
+    const res = await env.runJob({ topic_id: topic.id, week_start: '2026-11-02' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().topics[0]).toMatchObject({ status: 'created', article_count: 1 });
+    // the summary, its check and its translation: the text model did all three; no image was asked for
+    expect(env.llm.chatCalls.slice(chats).map((c) => schemaOf(c) ?? 'text')).toEqual([
+      'text',
+      'citation_judgements',
+      'text',
+    ]);
+    expect(env.llm.imageCalls).toHaveLength(0);
+    const [report] = await db().select().from(weeklyReports).where(eq(weeklyReports.topicId, topic.id));
+    expect(report).toMatchObject({ method: 'model', title: 'Weekly digest' });
+    expect(report!.coverImageUrl).toMatch(/\/media\/covers\/.+\.png$/);
   });
 
   it('refuses a malformed week_start, an unknown topic and a non-admin caller', async () => {

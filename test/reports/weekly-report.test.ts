@@ -22,6 +22,14 @@ const WEEK = '2026-11-09'; // a Monday
 const inWeek = (day: number, hour = 12) => new Date(Date.UTC(2026, 10, 9 + day, hour));
 
 const markers = (s: string) => [...s.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+/** what each article says: the model's claims below are grounded in these (but for [9]) */
+const SUMMARIES: Record<string, string> = {
+  A: 'Benchmarks moved for planning agents.',
+  B: 'Planning improved for agents this week.',
+  C: 'Benchmarks moved again on web tasks.',
+  D: 'A new dataset of robot trajectories.',
+  E: 'See also the survey of planning methods.',
+};
 const isTranslation = (call: ChatCall) => call.messages[0]!.content.startsWith('Translate');
 
 /** the model: a summary citing [2] [1, 3] [5] and an out-of-range [9]; a translation keeping or dropping markers */
@@ -88,12 +96,14 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
     // expected order: citations desc (missing = 0), views desc, published desc nulls last
     const a = await insertArticle(db(), topic.id, {
       title: 'A',
+      summary: SUMMARIES.A,
       citations: 50,
       publishedAt: inWeek(0),
       tags: ['agents', 'planning'],
     });
     const b = await insertArticle(db(), topic.id, {
       title: 'B',
+      summary: SUMMARIES.B,
       citations: 10,
       viewCount: 5,
       publishedAt: inWeek(1),
@@ -101,17 +111,24 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
     });
     const c = await insertArticle(db(), topic.id, {
       title: 'C',
+      summary: SUMMARIES.C,
       viewCount: 100,
       publishedAt: inWeek(3),
       tags: ['agents', 'benchmarks'],
     });
     const d = await insertArticle(db(), topic.id, {
       title: 'D',
+      summary: SUMMARIES.D,
       citations: 0,
       viewCount: 100,
       publishedAt: inWeek(2),
     });
-    const e = await insertArticle(db(), topic.id, { title: 'E', publishedAt: null, scrapedAt: inWeek(4) });
+    const e = await insertArticle(db(), topic.id, {
+      title: 'E',
+      summary: SUMMARIES.E,
+      publishedAt: null,
+      scrapedAt: inWeek(4),
+    });
     await insertArticle(db(), topic.id, { title: 'Other week', citations: 999, publishedAt: inWeek(-3) });
 
     const en = await insertSubscriber(db(), topic.id, {
@@ -167,9 +184,18 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
       week_start_date: WEEK,
       article_count: 5,
     });
-    expect(report.summary_text).toBe(
-      'Planning improved [1].\n\nBenchmarks moved [2][3]; see also [4].\n\n- A claim without a source.',
-    );
+    // grounded: the claim citing [9] (no such article) is dropped, the others hold up
+    expect(report.summary_text).toBe('Planning improved [1].\n\nBenchmarks moved [2][3]; see also [4].');
+    expect(report.grounding).toMatchObject({
+      score: 1,
+      method: 'local',
+      removed: [{ text: '- A claim without a source [9].'.slice(2), reason: 'citation_out_of_range' }],
+    });
+    expect(report.grounding.sentences.map((x: { citations: number[] }) => x.citations)).toEqual([
+      [1],
+      [2, 3, 4],
+    ]);
+    expect(report.grounding.sentences[0].evidence).toEqual([{ n: 1, quote: SUMMARIES.B }]);
     expect(report.sources.map((s: { title: string }) => s.title)).toEqual(['B', 'A', 'C', 'E', 'D']);
     for (const n of markers(report.summary_text)) expect(report.sources[n - 1]).toBeDefined();
     expect(report.sources[0]).toEqual({ id: b.id, title: 'B', url: b.url, public_article_id: b.id });
@@ -255,8 +281,9 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
     llm.chat = modelAnswers({ dropMarkerInTranslation: true });
     await insertProvider(db(), { baseUrl: llm.baseUrl, imageModel: null });
     const topic = await insertTopic(db(), 'Robotics');
-    for (const title of ['A', 'B', 'C', 'D', 'E'])
-      await insertArticle(db(), topic.id, { title, publishedAt: inWeek(2) });
+    // published one day apart, so [1]..[5] are A..E (the claims are checked against those)
+    for (const [i, title] of ['A', 'B', 'C', 'D', 'E'].entries())
+      await insertArticle(db(), topic.id, { title, summary: SUMMARIES[title], publishedAt: inWeek(5 - i) });
     const images = llm.imageCalls.length;
 
     const res = await runJob({ topic_id: topic.id, week_start: WEEK });

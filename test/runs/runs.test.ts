@@ -68,10 +68,10 @@ describe.each(dbKinds())('runs as records (%s)', (db) => {
       method: 'POST',
       url: '/admin/jobs/weekly-reports',
       headers: admin.headers,
-      payload: {},
+      payload: { topic_id: '00000000-0000-4000-8000-000000000000' },
     });
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json().error.code).toBe('multimodal_provider_missing');
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().error.code).toBe('topic_not_found');
     expect((await get('/admin/runs?kind=reports')).json()).toMatchObject({ items: [], total: 0 });
 
     await insertProvider(t.container.database.db, { baseUrl: 'http://127.0.0.1:9', type: 'multimodal' });

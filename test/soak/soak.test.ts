@@ -52,7 +52,7 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   const store = new MonitorStorePeer();
   const receiver = new OtlpReceiver();
-  const llm = new OpenAiPeer(modelReply);
+  const llm = new OpenAiPeer((call) => modelReply(call));
   let feeds: HttpPeer;
 
   beforeAll(async () => {

@@ -266,7 +266,7 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
     expect(await linkRows(db, topic.id)).toBe(5);
 
     // the tagger meets a merged name again: it links the target, no tag comes back
-    const r = await t.container.services.tagger.tagArticle({
+    const r = await t.container.tagger.tagArticle({
       topicId: topic.id,
       articleId: a[4]!.id,
       names: ['LLMs'],
@@ -331,7 +331,7 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
     expect((await post('/admin/tags/merge', { source_ids: [s2.id], target_id: target.id })).statusCode).toBe(
       200,
     );
-    const r = await t.container.services.tagger.tagArticle({
+    const r = await t.container.tagger.tagArticle({
       topicId: topic.id,
       articleId: a[4]!.id,
       names: ['llms'],

@@ -27,7 +27,7 @@ describe.each(dbKinds())('tags and normalization suggestions (%s)', (kind) => {
   beforeAll(async () => {
     t = await buildTestApp({ db: kind, env: { TAG_SIMILARITY_THRESHOLD: '0.8' } });
     db = t.container.database.db;
-    tagger = t.container.services.tagger;
+    tagger = t.container.tagger;
     admin = await t.login('admin');
   });
   afterAll(() => t.close());

@@ -9,11 +9,9 @@ import { pino } from 'pino';
 import { TraceScope } from '../../src/infrastructure/tracing/span-wrappers.js';
 import { traceRun, traceStages } from '../../src/composition/tracing.js';
 import { createRunExecutor } from '../../src/application/pipeline/scraper.service.js';
-import { EventBus } from '../../src/application/pipeline/event-bus.js';
-import { RunRegistry } from '../../src/application/pipeline/run-registry.js';
-import type { PipelineEvents } from '../../src/application/pipeline/pipeline.events.js';
-import type { RunStore } from '../../src/application/pipeline/pipeline.ports.js';
-import type { ArticleJobs, ArticleStates } from '../../src/application/pipeline/article-jobs.js';
+import { RunModels } from '../../src/application/pipeline/run-models.js';
+import { RunWaiters, createCloseRun } from '../../src/application/pipeline/run-end.js';
+import type { RunRecord, RunStore } from '../../src/application/pipeline/pipeline.ports.js';
 
 describe('a failing pipeline stage', () => {
   it('ends its span with ERROR status and the exception message, the run fails, the root span too', async () => {
@@ -21,17 +19,33 @@ describe('a failing pipeline stage', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const scope = new TraceScope(provider.getTracer('t'));
     const log = pino({ level: 'silent' });
-    const registry = new RunRegistry(() => Promise.resolve(null), log);
     const finished: { status: string; error: string | null }[] = [];
-    const runs: Pick<RunStore, 'create' | 'get' | 'recordSkips' | 'finish'> = {
-      create: () => Promise.reject(new Error('unused')),
-      get: () => Promise.resolve(null),
-      recordSkips: () => Promise.resolve(),
+    let record: RunRecord = {
+      id: 'run-1',
+      kind: 'scrape',
+      status: 'running',
+      trigger: 'admin',
+      correlationId: 'c-1',
+      counts: {},
+      summary: {},
+      progress: { done: 0, total: 0 },
+      errorCount: 0,
+      error: null,
+      startedAt: new Date(),
+      finishedAt: null,
+    };
+    const runs: Pick<RunStore, 'get' | 'finish' | 'holdArticles' | 'releaseArticles' | 'claimEnd'> = {
+      get: () => Promise.resolve(record),
+      claimEnd: () => Promise.resolve(record.status === 'running'),
+      holdArticles: () => Promise.resolve(),
+      releaseArticles: () => Promise.resolve(false),
       finish: (_id, r) => {
         finished.push(r);
+        record = { ...record, status: r.status, error: r.error, finishedAt: new Date() };
         return Promise.resolve();
       },
     };
+    const waiters = new RunWaiters();
     const stages = traceStages(scope, {
       discover: () => Promise.resolve({ sources: [], entries: [] }),
       fetch: () => Promise.reject(new Error('connection to the database was lost')),
@@ -42,12 +56,17 @@ describe('a failing pipeline stage', () => {
       scope,
       createRunExecutor({
         stages,
-        bus: new EventBus<PipelineEvents>([], { logger: log }),
         runs,
-        registry,
-        // never reached: the run fails in its fetch stage, before any article job
-        jobs: null as unknown as ArticleJobs,
-        states: null as unknown as ArticleStates,
+        models: new RunModels(() => Promise.resolve(null), log),
+        // the run fails in its fetch stage, before any article job: its own process ends it
+        closeRun: createCloseRun({
+          runs,
+          states: { summarize: () => Promise.resolve({ pending: 0, counts: {} }) },
+          steps: { handle: () => Promise.resolve(), notify: () => Promise.resolve() },
+          waiters,
+          logger: log,
+        }),
+        waiters,
         logger: log,
       }),
     );

@@ -56,6 +56,7 @@ describe('subscriptions and notification settings', () => {
       messenger_chat_id: null,
       messenger_enabled: false,
       locale: 'en',
+      reader_summary_block: true,
       delivery: { email: false, telegram: false },
     });
     const body = {
@@ -71,7 +72,8 @@ describe('subscriptions and notification settings', () => {
       payload: body,
     });
     expect(put.statusCode).toBe(200);
-    const view = { ...body, delivery: { email: false, telegram: false } };
+    // a body without reader_summary_block (an older client) leaves it as it was: on
+    const view = { ...body, reader_summary_block: true, delivery: { email: false, telegram: false } };
     expect(put.json()).toEqual(view);
     expect((await get()).json()).toEqual(view);
     const bad = (payload: object) =>
@@ -136,5 +138,28 @@ describe('notification settings with delivery channels configured', () => {
     const got = (await t.app.inject({ url: '/user/notification-settings', headers: u.headers })).json();
     expect(got.delivery).toEqual({ email: true, telegram: true });
     expect(got.email_enabled).toBe(false);
+  });
+
+  it("the language signed up in is the notifications' language; without one it is English", async () => {
+    const register = (email: string, locale?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/register',
+        payload: { email, password: 'a-long-password-9', ...(locale ? { locale } : {}) },
+      });
+    const settingsOf = async (res: Awaited<ReturnType<typeof register>>) => {
+      expect(res.statusCode, res.body).toBe(201);
+      const token = res.json<{ access_token: string }>().access_token;
+      const got = await t.app.inject({
+        url: '/user/notification-settings',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return got.json<{ locale: string }>().locale;
+    };
+    expect(await settingsOf(await register('zh-reader@example.test', 'zh-TW'))).toBe('zh-TW');
+    expect(await settingsOf(await register('en-reader@example.test', 'en'))).toBe('en');
+    expect(await settingsOf(await register('no-locale@example.test'))).toBe('en');
+    const bad = await register('bad-locale@example.test', 'fr');
+    expect(bad.statusCode).toBe(422);
   });
 });

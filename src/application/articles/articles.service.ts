@@ -1,11 +1,17 @@
 import { invalid, notFound } from '../../domain/errors.js';
-import { isColumnSort, type ArticleDetail, type ArticleSort, type SortOrder } from '../../domain/articles.js';
+import {
+  isColumnSort,
+  type ArticleDetail,
+  type ArticleSort,
+  type ArticleSummary,
+  type SortOrder,
+} from '../../domain/articles.js';
 import type {
   ArticleFilter,
   ArticlePage,
   ArticleReadRepository,
   EnabledMetrics,
-  HtmlSanitizer,
+  KeyedHtmlSanitizer,
   PendingViews,
   ReadStateRepository,
 } from './articles.ports.js';
@@ -19,6 +25,10 @@ export interface ListArticlesInput {
   tag?: string;
   source?: string;
   q?: string;
+  /** published (or, without a date, scraped) at or after */
+  since?: Date;
+  /** `work`: one row per work */
+  collapse?: 'work';
   limit?: number;
   offset?: number;
 }
@@ -29,7 +39,7 @@ export const MAX_LIMIT = 100;
 export const MAX_HTML_CHARS = 200_000;
 
 /** The reader view: the detail with the feed's HTML sanitised instead of the raw HTML. */
-export type ReaderArticle = Omit<ArticleDetail, 'rawHtml'> & { contentHtml: string | null };
+export type ReaderArticle = Omit<ArticleDetail, 'rowVersion'> & { contentHtml: string | null };
 
 /** GET /articles and GET /articles/{id}. */
 export class ArticlesService {
@@ -37,7 +47,7 @@ export class ArticlesService {
     private readonly articles: ArticleReadRepository,
     private readonly metrics: EnabledMetrics,
     private readonly reads: ReadStateRepository,
-    private readonly sanitizer: HtmlSanitizer,
+    private readonly sanitizer: KeyedHtmlSanitizer,
     private readonly views: PendingViews,
   ) {}
 
@@ -63,6 +73,7 @@ export class ArticlesService {
       ...listFilter({ ...input, q }, viewerId),
       // a guest has no read state: the flag is ignored like favorites_only
       unreadFor: input.unreadOnly && viewerId ? viewerId : undefined,
+      collapse: input.collapse,
     };
     const page = await this.articles.list({
       filter,
@@ -72,40 +83,70 @@ export class ArticlesService {
       offset,
       viewerId,
     });
+    // views not yet in the stored count show here as in the reader view (one count everywhere)
+    const pending = await this.views.pendingMany(page.items.map((a) => a.id));
+    if (pending.size)
+      for (const a of page.items) {
+        const n = pending.get(a.id);
+        if (n) a.viewCount = (a.viewCount ?? 0) + n;
+      }
     return { ...page, limit, offset };
   }
 
-  /** The reader view; opening it marks the article read for a signed-in caller. */
-  async get(id: string, viewerId: string | null): Promise<ReaderArticle> {
+  /**
+   * The reader view; opening it marks the article read for a signed-in caller, unless `markRead`
+   * is false (a read-only token, an assistant looking an article up for its user).
+   */
+  async get(id: string, viewerId: string | null, opts: { markRead?: boolean } = {}): Promise<ReaderArticle> {
     const [article, pending] = await Promise.all([this.articles.get(id, viewerId), this.views.pending(id)]);
     if (!article) throw notFound('article');
-    if (viewerId && !article.isRead) {
+    if (viewerId && !article.isRead && opts.markRead !== false) {
       await this.reads.mark(viewerId, id);
       article.isRead = true;
     }
-    const { rawHtml, ...rest } = article;
+    const { rowVersion, ...rest } = article;
+    // kept per article and row version: a view of a kept one reads no HTML (up to 200 KB) again
+    const contentHtml = await this.sanitizer.sanitizeKeyed(`${id}@${rowVersion}`, article.url, async () => {
+      const raw = await this.articles.rawHtml(id);
+      return raw ? raw.slice(0, MAX_HTML_CHARS) : null;
+    });
     return {
       ...rest,
       // views counted in the cache show at once, not after the next flush
       viewCount: pending ? (article.viewCount ?? 0) + pending : article.viewCount,
-      contentHtml: rawHtml
-        ? await this.sanitizer.sanitize(rawHtml.slice(0, MAX_HTML_CHARS), article.url)
-        : null,
+      contentHtml,
     };
+  }
+
+  /** list items of these articles, in the order given (unknown ids left out) */
+  summaries(ids: readonly string[], viewerId: string | null): Promise<ArticleSummary[]> {
+    return this.articles.byIds(ids, viewerId);
   }
 }
 
 /** The list's filters (shared by GET /articles and "mark all as read"). */
 export function listFilter(
-  input: { topicId?: string; tag?: string; source?: string; q?: string; favoritesOnly?: boolean },
+  input: {
+    topicId?: string;
+    tag?: string;
+    source?: string;
+    sourceId?: string;
+    q?: string;
+    favoritesOnly?: boolean;
+    since?: Date;
+    until?: Date;
+  },
   viewerId: string | null,
 ): ArticleFilter {
   return {
     topicId: input.topicId,
     tag: input.tag,
     source: input.source,
+    sourceId: input.sourceId,
     q: input.q?.trim() || undefined,
-    // a guest has no favorites to narrow to: the flag is ignored (docs/decisions.md)
+    since: input.since,
+    until: input.until,
+    // a guest has no favorites to narrow to: the flag is ignored (docs/decisions/0030-articles-list-query-shape.md)
     favoritesOf: input.favoritesOnly && viewerId ? viewerId : undefined,
   };
 }

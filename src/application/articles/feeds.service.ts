@@ -64,9 +64,10 @@ export class FeedsService {
     });
   }
 
+  /** an inactive topic is withdrawn from readers: its feeds are gone like its pages */
   private async topicOf(id: string) {
     const topic = await this.topics.topic(id);
-    if (!topic) throw notFound('topic', 'topic_not_found');
+    if (!topic || !topic.isActive) throw notFound('topic', 'topic_not_found');
     return topic;
   }
 

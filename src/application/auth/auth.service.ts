@@ -1,7 +1,13 @@
 import { conflict, forbidden, invalid, notFound, unauthorized } from '../../domain/errors.js';
-import type { Principal, Role, User } from '../../domain/users.js';
+import type { Locale, Principal, Role, User } from '../../domain/users.js';
 import type { Logger } from '../shared/ports.js';
-import type { CommonPasswords, PasswordHasher, TokenService, UserRepository } from './auth.ports.js';
+import type {
+  CommonPasswords,
+  PasswordHasher,
+  PasswordResetRepository,
+  TokenService,
+  UserRepository,
+} from './auth.ports.js';
 
 export interface Session {
   access_token: string;
@@ -24,7 +30,7 @@ export const toUserOut = (u: User): UserOut => ({
   role: u.role,
 });
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -43,6 +49,8 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly log: Logger,
     private readonly commonPasswords: CommonPasswords,
+    /** open reset links end when the password changes */
+    private readonly resets: Pick<PasswordResetRepository, 'revokeAll'>,
     private readonly options: AuthOptions = { registration: 'open' },
   ) {
     this.dummyHash = hasher.hash(`dummy-${Math.random()}`);
@@ -53,8 +61,8 @@ export class AuthService {
   }
 
   /** At least 10 characters, not only whitespace, not one of the most common passwords. */
-  async checkPassword(password: string): Promise<void> {
-    const field = [{ path: '/body/password', message: '' }];
+  async checkPassword(password: string, path = '/body/password'): Promise<void> {
+    const field = [{ path, message: '' }];
     if ([...password].length < MIN_PASSWORD_LENGTH)
       throw invalid(`the password needs at least ${MIN_PASSWORD_LENGTH} characters`, 'weak_password', [
         { ...field[0]!, message: `at least ${MIN_PASSWORD_LENGTH} characters` },
@@ -69,7 +77,13 @@ export class AuthService {
       ]);
   }
 
-  async register(input: { email: string; password: string; display_name?: string | null }): Promise<Session> {
+  async register(input: {
+    email: string;
+    password: string;
+    display_name?: string | null;
+    /** the language the reader signs up in: their notifications' language until they change it */
+    locale?: Locale;
+  }): Promise<Session> {
     if (this.options.registration === 'closed')
       throw forbidden(
         'sign-up is closed on this site; an administrator creates accounts',
@@ -81,7 +95,13 @@ export class AuthService {
       throw conflict('an account with this e-mail exists', 'email_taken');
     const passwordHash = await this.hasher.hash(input.password);
     const user = await this.users
-      .create({ email, passwordHash, displayName: input.display_name?.trim() || null, role: 'user' })
+      .create({
+        email,
+        passwordHash,
+        displayName: input.display_name?.trim() || null,
+        role: 'user',
+        locale: input.locale,
+      })
       .catch((e: unknown) => {
         // two registrations racing for one e-mail: the unique index decides
         if (isUniqueViolation(e)) throw conflict('an account with this e-mail exists', 'email_taken');
@@ -98,6 +118,11 @@ export class AuthService {
     if (!record || !ok) {
       this.log.info({ event: 'auth.login_failed' });
       throw unauthorized('invalid e-mail or password', 'invalid_credentials');
+    }
+    // said only to whoever knows the password: it tells them whom to ask
+    if (record.disabledAt) {
+      this.log.info({ event: 'auth.login_disabled', user_id: record.id });
+      throw forbidden('this account is disabled; ask an administrator', 'account_disabled');
     }
     return this.session(record);
   }
@@ -116,7 +141,7 @@ export class AuthService {
     const claims = await this.tokens.verify(token);
     if (!claims) return null;
     const state = await this.users.sessionState(claims.userId);
-    if (!state || state.tokenVersion !== claims.tokenVersion) return null;
+    if (!state || state.disabled || state.tokenVersion !== claims.tokenVersion) return null;
     return { userId: claims.userId, role: state.role };
   }
 
@@ -124,6 +149,46 @@ export class AuthService {
   async logout(principal: Principal): Promise<void> {
     await this.users.bumpTokenVersion(principal.userId);
     this.log.info({ event: 'auth.signed_out', user_id: principal.userId });
+  }
+
+  /**
+   * Settings: a new password for the signed-in user, who proves the current one. With
+   * `signOutOthers` every other session ends (the token version moves on); the caller's session
+   * goes on with the new token answered here. Open reset links stop working either way.
+   */
+  async changePassword(
+    principal: Principal,
+    input: { current_password: string; new_password: string; sign_out_others: boolean },
+  ): Promise<Session> {
+    const hash = await this.users.passwordHashOf(principal.userId);
+    if (!hash) throw unauthorized('the account no longer exists', 'invalid_token');
+    if (!(await this.hasher.verify(input.current_password, hash)))
+      throw invalid('the current password is not right', 'wrong_password', [
+        { path: '/body/current_password', message: 'not the current password' },
+      ]);
+    await this.checkPassword(input.new_password, '/body/new_password');
+    await this.users.update(principal.userId, { passwordHash: await this.hasher.hash(input.new_password) });
+    await this.resets.revokeAll(principal.userId, new Date());
+    if (input.sign_out_others) await this.users.bumpTokenVersion(principal.userId);
+    this.log.info({
+      event: 'auth.password_changed',
+      user_id: principal.userId,
+      signed_out_others: input.sign_out_others,
+    });
+    return this.session(await this.existing(principal.userId));
+  }
+
+  /** Settings: every other session of the account ends; the caller's goes on with a new token. */
+  async signOutOthers(principal: Principal): Promise<Session> {
+    await this.users.bumpTokenVersion(principal.userId);
+    this.log.info({ event: 'auth.signed_out_others', user_id: principal.userId });
+    return this.session(await this.existing(principal.userId));
+  }
+
+  private async existing(userId: string): Promise<User> {
+    const user = await this.users.findById(userId);
+    if (!user) throw unauthorized('the account no longer exists', 'invalid_token');
+    return user;
   }
 
   /**
@@ -161,7 +226,8 @@ export class AuthService {
     return { user: toUserOut(user), created: true };
   }
 
-  private async session(user: User): Promise<Session> {
+  /** A session (token) for an account: after a password reset, the new password signs in at once. */
+  async session(user: User): Promise<Session> {
     const state = await this.users.sessionState(user.id);
     const { token, expiresIn } = await this.tokens.sign(
       { userId: user.id, role: user.role },

@@ -83,6 +83,15 @@ const isForeignKeyViolation = (e: unknown) => {
   return err.code === '23503' || err.cause?.code === '23503';
 };
 
+/** scheme, host and port: who receives what is sent to the URL */
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
 function checkHttpUrl(url: string, field: string) {
   let u: URL;
   try {
@@ -108,7 +117,7 @@ function checkInterval(minutes: number | undefined) {
     );
 }
 
-/** Topics, sources and providers: the admin basics of DESIGN.md §4. */
+/** Topics, sources and providers: the admin's catalog of what is read and with which model. */
 export class CatalogService {
   constructor(
     private readonly topics: TopicRepository,
@@ -300,6 +309,13 @@ export class CatalogService {
   ) {
     if (patch.base_url !== undefined) checkHttpUrl(patch.base_url, 'base_url');
     const next: Partial<Omit<Provider, 'id'>> = {};
+    // a stored key belongs to the address it was entered for: moved to another origin without a new
+    // key, the key is dropped rather than sent to a server it was never meant for
+    if (patch.base_url !== undefined && patch.api_key === undefined) {
+      const current = await this.providers.get(id);
+      if (!current) throw notFound('provider');
+      if (current.apiKey && originOf(current.baseUrl) !== originOf(patch.base_url)) next.apiKey = null;
+    }
     if (patch.name !== undefined) next.name = patch.name.trim();
     if (patch.type !== undefined) next.type = patch.type;
     if (patch.base_url !== undefined) next.baseUrl = patch.base_url.replace(/\/+$/, '');

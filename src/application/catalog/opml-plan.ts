@@ -121,11 +121,16 @@ export function planImport(
 ): ImportPlan {
   const bySlug = new Map(catalog.topics.map((t) => [t.slug, t]));
   const byName = new Map(catalog.topics.map((t) => [t.name.toLowerCase(), t]));
-  const topicName = new Map(catalog.topics.map((t) => [t.id, t.name]));
-  /** normalised URL → the topic that holds it (the catalog's, then the file's earlier outlines) */
-  const inCatalog = new Map<string, string>();
-  for (const s of catalog.sources) inCatalog.set(urlKey(s.url), topicName.get(s.topicId) ?? '');
-  const inFile = new Map<string, string>();
+  const topicSlug = new Map(catalog.topics.map((t) => [t.id, t.slug]));
+  /**
+   * normalised URL + topic slug: a topic that holds the URL already (the catalog's sources, then
+   * the file's earlier outlines). A feed listed in several folders joins each of their topics; it is
+   * a duplicate only where its topic has it already.
+   */
+  const held = (url: string, slug: string) => `${slug} ${urlKey(url)}`;
+  const inCatalog = new Set<string>();
+  for (const s of catalog.sources) inCatalog.add(held(s.url, topicSlug.get(s.topicId) ?? ''));
+  const inFile = new Set<string>();
 
   const topics = new Map<string, PlannedTopic>();
   const plan: ImportPlan = {
@@ -165,20 +170,21 @@ export function planImport(
     if (bad) return refuse(o, path, bad);
     const name = cap(label(o.title, o.text) || new URL(url).host, NAME_MAX);
     const topic = folderName(path);
-    const key = urlKey(url);
-    const held = inCatalog.get(key) ?? inFile.get(key);
-    if (held !== undefined) {
+    const slug = slugify(topic);
+    const key = held(url, bySlug.get(slug)?.slug ?? byName.get(topic.toLowerCase())?.slug ?? slug);
+    if (inCatalog.has(key) || inFile.has(key)) {
+      const existing = bySlug.get(slug) ?? byName.get(topic.toLowerCase());
       plan.duplicates.push({
         topic,
         name,
         url,
         reason: inCatalog.has(key) ? 'in_catalog' : 'in_file',
-        existingTopic: held,
+        existingTopic: existing?.name ?? topics.get(slug)?.name ?? topic,
       });
       return;
     }
     const t = topicOf(topic);
-    inFile.set(key, t.name);
+    inFile.add(key);
     t.sources++;
     plan.sources.push({
       topic: t.name,

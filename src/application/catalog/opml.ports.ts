@@ -55,3 +55,13 @@ export interface CatalogRepositories {
 export interface CatalogTransactions {
   transaction<T>(fn: (repos: CatalogRepositories) => Promise<T>): Promise<T>;
 }
+
+/**
+ * The outbound rules of URLs that came from outside (item links: FETCH_ALLOWED_HOSTS and the SSRF
+ * guard's ranges), applied to an imported feed's URL: why it may not be fetched (its host is a
+ * loopback, private, link-local or metadata address, by literal or by DNS), or null. A host whose
+ * name does not resolve now is not judged here.
+ */
+export interface OutboundPolicy {
+  refusal(url: string): Promise<string | null>;
+}

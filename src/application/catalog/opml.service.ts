@@ -3,7 +3,8 @@ import type { Source, Topic } from '../../domain/catalog.js';
 import { oneLine, slugify } from '../../domain/text.js';
 import type { Clock } from '../shared/ports.js';
 import { NAME_MAX, planImport, type ImportPlan, type InvalidReason } from './opml-plan.js';
-import type { CatalogRepositories, CatalogTransactions, OpmlCodec } from './opml.ports.js';
+import { allowedHost, judgeHosts, withoutRefused, type RefusedFeed } from './opml-refusals.js';
+import type { CatalogRepositories, CatalogTransactions, OpmlCodec, OutboundPolicy } from './opml.ports.js';
 
 /** where feeds outside any folder go unless the request names another topic */
 export const DEFAULT_IMPORT_TOPIC = 'Imported';
@@ -23,6 +24,8 @@ export interface OpmlImportResult {
     existing_topic: string;
   }[];
   invalid: { folder: string | null; text: string; url: string | null; reason: InvalidReason }[];
+  /** feeds whose host the outbound rules refuse (loopback, private, metadata) and the admin did not allow */
+  refused: RefusedFeed[];
   /** what was written (zeros for a dry run) */
   created: { topics: number; sources: number };
 }
@@ -35,7 +38,12 @@ const isUniqueViolation = (e: unknown) => {
   return false;
 };
 
-const answer = (plan: ImportPlan, dryRun: boolean, created: OpmlImportResult['created']) => ({
+const answer = (
+  plan: ImportPlan,
+  refused: RefusedFeed[],
+  dryRun: boolean,
+  created: OpmlImportResult['created'],
+) => ({
   dry_run: dryRun,
   title: plan.title,
   default_topic: plan.defaultTopic,
@@ -55,6 +63,7 @@ const answer = (plan: ImportPlan, dryRun: boolean, created: OpmlImportResult['cr
     existing_topic: d.existingTopic,
   })),
   invalid: plan.invalid,
+  refused,
   created,
 });
 
@@ -68,6 +77,7 @@ export class OpmlService {
     private readonly codec: OpmlCodec,
     private readonly catalog: CatalogTransactions,
     private readonly clock: Clock,
+    private readonly outbound: OutboundPolicy,
   ) {}
 
   /** Every topic as a folder (inactive ones too) with its sources, and the download's file name. */
@@ -102,7 +112,7 @@ export class OpmlService {
    */
   async importOpml(
     bytes: Uint8Array | undefined,
-    opts: { dryRun: boolean; contentType?: string; defaultTopic?: string },
+    opts: { dryRun: boolean; contentType?: string; defaultTopic?: string; allowHosts?: string[] },
   ): Promise<OpmlImportResult> {
     const defaultTopic = oneLine(opts.defaultTopic ?? DEFAULT_IMPORT_TOPIC).slice(0, NAME_MAX);
     if (!slugify(defaultTopic))
@@ -111,13 +121,20 @@ export class OpmlService {
       ]);
     if (!bytes || bytes.length === 0) throw invalid('the request carries no OPML document', 'opml_empty');
     const doc = this.codec.parse(bytes, opts.contentType);
+    // the hosts are judged before the transaction: DNS answers are not waited for while it is open
+    const preview = planImport(doc, await this.catalog.transaction(snapshot), defaultTopic);
+    const allowed = new Set((opts.allowHosts ?? []).map(allowedHost).filter(Boolean));
+    const refusedHosts = await judgeHosts(preview, this.outbound, allowed);
     if (opts.dryRun) {
-      const plan = planImport(doc, await this.catalog.transaction(snapshot), defaultTopic);
-      return answer(plan, true, { topics: 0, sources: 0 });
+      const { plan, refused } = withoutRefused(preview, refusedHosts);
+      return answer(plan, refused, true, { topics: 0, sources: 0 });
     }
     try {
       return await this.catalog.transaction(async (repos) => {
-        const plan = planImport(doc, await snapshot(repos), defaultTopic);
+        const { plan, refused } = withoutRefused(
+          planImport(doc, await snapshot(repos), defaultTopic),
+          refusedHosts,
+        );
         const ids = new Map<string, string>();
         let topicsCreated = 0;
         for (const t of plan.topics) {
@@ -143,7 +160,7 @@ export class OpmlService {
             enabled: s.enabled,
           })),
         );
-        return answer(plan, false, { topics: topicsCreated, sources: sourcesCreated });
+        return answer(plan, refused, false, { topics: topicsCreated, sources: sourcesCreated });
       });
     } catch (e) {
       // another write added the same topic or feed between our read and our insert

@@ -1,4 +1,4 @@
-import { invalid } from '../../domain/errors.js';
+import { AppError, invalid } from '../../domain/errors.js';
 import type { FeedProblem, FeedProblemCode, SourceFetch, SourceKind } from '../../domain/catalog.js';
 import type { CatalogService, SourceOut } from './catalog.service.js';
 import type {
@@ -70,10 +70,15 @@ export interface SourceInput {
   fetch_interval_minutes?: number;
   /** save without reading the URL (an intranet feed that is down for now) */
   force?: boolean;
+  /** read the new source at once (create only) */
+  fetch_now?: boolean;
 }
 
 /** fetch results GET /admin/sources/{id}/fetches answers */
 export const FETCH_HISTORY = 20;
+/** a new source's first read waits this long between tries while another run is under way */
+const FIRST_FETCH_RETRY_MS = 3000;
+const FIRST_FETCH_PATIENCE_MS = 10 * 60_000;
 
 const fetchOut = (f: SourceFetch): SourceFetchOut => ({
   id: f.id,
@@ -162,14 +167,47 @@ export class SourcesService {
   }
 
   /** Adds a source; unless `force`, its URL must answer a feed (422 source_not_a_feed with the reason). */
-  async create(input: SourceInput): Promise<SourceView> {
-    const { force, ...fields } = input;
+  async create(input: SourceInput): Promise<SourceView & { first_fetch_run_id: string | null }> {
+    const { force, fetch_now: fetchNow, ...fields } = input;
     let title: string | null = null;
     // what needs no network is checked before the URL is read
     await this.catalog.checkNewSource(input.topic_id, input.url);
     if (!force) title = await this.checkFeed(input.url);
     const name = fields.name?.trim() || title || hostOf(input.url) || input.url;
-    return this.view(await this.catalog.createSource({ ...fields, name }), undefined);
+    const created = this.view(await this.catalog.createSource({ ...fields, name }), undefined);
+    // asked for (the admin form): read at once, not at the next scheduled run (a disabled one is not)
+    const first = fetchNow && created.enabled ? await this.startFirstFetch(created.id) : null;
+    return { ...created, first_fetch_run_id: first };
+  }
+
+  /**
+   * Starts the first read of a new source; while another scraper run is under way it is tried again
+   * every FIRST_FETCH_RETRY_MS until that run has ended (for FIRST_FETCH_PATIENCE_MS at most; after
+   * that the schedule reads it, as a source never read is due).
+   */
+  private async startFirstFetch(id: string): Promise<string | null> {
+    const attempt = async () => {
+      try {
+        return (await this.startRun({ kind: 'source', sourceId: id })).run_id;
+      } catch (err) {
+        if (err instanceof AppError && err.kind === 'Conflict') return null;
+        throw err;
+      }
+    };
+    const first = await attempt().catch(() => null);
+    if (first === null) {
+      const until = Date.now() + FIRST_FETCH_PATIENCE_MS;
+      const retry = () =>
+        setTimeout(() => {
+          void attempt()
+            .catch(() => 'given up')
+            .then((r) => {
+              if (r === null && Date.now() < until) retry();
+            });
+        }, FIRST_FETCH_RETRY_MS).unref();
+      retry();
+    }
+    return first;
   }
 
   /** Edits a source; a changed URL is checked like a new one unless `force`. */

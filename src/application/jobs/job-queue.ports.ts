@@ -1,5 +1,5 @@
 /**
- * The durable job queue (pg-boss on the service's database, docs/decisions.md "Durable jobs").
+ * The durable job queue (pg-boss on the service's database, docs/decisions/0050-durable-jobs-on-pg-boss.md).
  * Jobs have a name (their queue), a payload of ids (never whole rows) and one handler each; a
  * handler may run twice and must change nothing the second time.
  */
@@ -87,6 +87,8 @@ export interface JobQueue {
    * run again now rather than after a retry backoff: nothing failed in them. Answers how many.
    */
   recoverOrphans(queue: string): Promise<number>;
+  /** the jobs this process is working on now, per queue (cron ticks included) */
+  running(): { queue: string; jobs: number }[];
   /** Stops fetching; running handlers get graceMs to finish, then their jobs are handed back. */
   stop(graceMs: number): Promise<void>;
 }

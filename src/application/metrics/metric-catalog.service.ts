@@ -10,6 +10,17 @@ export interface MetricDefinitionOut {
   unit: string;
 }
 
+/** GET /articles/metric-coverage: what sorting by a metric can order */
+export interface MetricCoverageOut {
+  metric_key: string;
+  topic_id: string | null;
+  articles: number;
+  with_value: number;
+  /** with_value / articles (0 when there are no articles) */
+  share: number;
+  pending_lookups: number;
+}
+
 export interface AdminMetricDefinitionOut extends MetricDefinitionOut {
   id: string;
   enabled: boolean;
@@ -38,6 +49,27 @@ export class MetricCatalogService {
 
   async listAdmin(): Promise<AdminMetricDefinitionOut[]> {
     return (await this.definitions.list()).map(adminOut);
+  }
+
+  /**
+   * The share of articles that have a value of an enabled metric: a list sorted by it tells the
+   * reader when few or none have one yet, instead of silently showing the usual order.
+   */
+  async coverage(q: { metricKey: string; topicId?: string }): Promise<MetricCoverageOut> {
+    const enabled = await this.definitions.list({ enabledOnly: true });
+    if (!enabled.some((d) => d.metricKey === q.metricKey))
+      throw invalid(`unknown or disabled metric: ${q.metricKey}`, 'validation_error', [
+        { path: '/metric_key', message: `one of ${enabled.map((d) => d.metricKey).join(', ')}` },
+      ]);
+    const c = await this.definitions.coverage(q.metricKey, q.topicId ?? null);
+    return {
+      metric_key: q.metricKey,
+      topic_id: q.topicId ?? null,
+      articles: c.articles,
+      with_value: c.withValue,
+      share: c.articles ? c.withValue / c.articles : 0,
+      pending_lookups: c.pending,
+    };
   }
 
   icons(): { icons: string[] } {

@@ -1,15 +1,24 @@
 import type { ArticleIdentifiers, MetricDefinition } from '../../domain/metrics.js';
 
+/** How many articles (of a topic, or all) have a value of one metric. */
+export interface MetricCoverage {
+  articles: number;
+  withValue: number;
+  /** articles never looked up yet that carry an identifier: a value may still come */
+  pending: number;
+}
+
 export interface MetricDefinitionRepository {
   /** every catalog entry, in extraction-priority order */
   list(opts?: { enabledOnly?: boolean }): Promise<MetricDefinition[]>;
+  coverage(metricKey: string, topicId: string | null): Promise<MetricCoverage>;
   update(
     id: string,
     patch: { enabled?: boolean; iconName?: string | null },
   ): Promise<MetricDefinition | null>;
 }
 
-/** One citation API (DESIGN.md §4). `null`: the API has no value (404 or a missing field). */
+/** One citation API (Semantic Scholar, OpenAlex, Crossref). `null`: the API has no value (404 or a missing field). */
 export interface CitationSource {
   readonly provider: string;
   /** whether the article has an identifier this source can look up */
@@ -61,4 +70,24 @@ export interface MetricRefreshStore {
     page: { after: string | null; limit: number },
   ): Promise<RefreshCandidate[]>;
   upsert(values: MetricValueWrite[]): Promise<void>;
+  /**
+   * Articles stored after the cursor (scraped_at, id), not older than `since`, that carry an
+   * identifier a citation source could use and have never been looked up for one of the keys
+   * (no row): in (scraped_at, id) order, at most `limit`. `stale` holds only those missing keys.
+   */
+  arrivals(
+    metricKeys: string[],
+    after: ArrivalCursor,
+    since: Date,
+    limit: number,
+  ): Promise<(RefreshCandidate & { scrapedAt: Date })[]>;
+  /** where the last lookup on arrival stopped; null before the first */
+  arrivalCursor(): Promise<ArrivalCursor | null>;
+  setArrivalCursor(cursor: ArrivalCursor): Promise<void>;
+}
+
+/** A position in the order articles were stored: (scraped_at, id). */
+export interface ArrivalCursor {
+  at: Date;
+  id: string;
 }

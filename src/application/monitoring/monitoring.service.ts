@@ -153,8 +153,14 @@ export class MonitoringService {
     private readonly lastGood: LastGoodStore,
   ) {}
 
+  /** The panel catalog, with which stores are configured (the page shows their state before any query). */
   panels(range: TimeRange, env: Environment) {
-    return buildPanels(range, env, this.clock.now());
+    const stores: Record<DatasourceId, boolean> = {
+      logs: this.upstream.configured('logs'),
+      traces: this.upstream.configured('traces'),
+      metrics: this.upstream.configured('metrics'),
+    };
+    return { ...buildPanels(range, env, this.clock.now()), stores };
   }
 
   /** One query for a single GET: upstream errors become typed HTTP errors. */

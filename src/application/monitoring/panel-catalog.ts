@@ -1,7 +1,7 @@
 /**
  * Every dashboard query, built from the global filters in one place. The Metrics tab reads the
  * metrics store (the service's GET /metrics, scraped); the other tabs read the log and trace
- * stores. Logs are pino JSON lines shipped over OTLP (docs/decisions.md "Log events"): the stream
+ * stores. Logs are pino JSON lines shipped over OTLP (docs/decisions/0020-log-events.md): the stream
  * labels are `service_name` and `deployment_environment` (the OTLP resource attributes, as the log
  * store's OTLP ingest names them).
  */

@@ -1,10 +1,16 @@
 /** The Service tab of the monitoring page: shapes and the store port (read from our own tables). */
 
 /** Runs started on one UTC day, by outcome. */
+/** Runs of every job started on one UTC day, by how they ended (each final status its own count). */
 export interface RunsOfDay {
   day: string;
   completed: number;
+  /** completed, but some items (sources, articles, topics) failed */
+  completed_with_errors: number;
   failed: number;
+  /** stopped by a shutdown or a crash */
+  interrupted: number;
+  /** queued or running now */
   running: number;
 }
 
@@ -54,4 +60,14 @@ export interface ServiceStats {
   articles_per_source: SourceArticles[];
   citation_coverage: CitationCoverage;
   last_run_per_source: SourceLastRun[];
+  /** the language model's calls and tokens per day and purpose (analysis, translation, report...) */
+  llm_usage_per_day: LlmUsageOfDay[];
+}
+
+export interface LlmUsageOfDay {
+  day: string;
+  purpose: string;
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
 }

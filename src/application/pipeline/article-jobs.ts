@@ -1,15 +1,19 @@
 /**
- * Each stored article's stages run as one durable job (`article.pipeline`), keyed by the article:
- * one job waiting or running per article, whichever process sent it. The job runs the article's
- * flow on the event bus (processing, analysis, tag normalisation, translation); every handler checks
- * what the article already has, so a retried job (after a transient failure, a crash or a SIGTERM
- * hand-back) resumes where the last attempt stopped and does nothing twice.
+ * Each stored article's steps run as one durable job (`article.pipeline`), keyed by the article:
+ * one job waiting or running per article, whichever process sent it. This queue is the only way
+ * work moves between the pipeline's steps: the publish stage sends the jobs, any process's worker
+ * runs them (article-flow.ts), and the job whose article was its run's last pending one ends the
+ * run (run-end.ts), in whichever process that is.
  */
+import { isFinalStatus } from '../../domain/article-status.js';
+import { messageOf } from '../../domain/errors.js';
 import { isTransientError } from '../jobs/transient.js';
 import type { JobOutcome, JobQueue, QueuedJob } from '../jobs/job-queue.ports.js';
 import type { Logger } from '../shared/ports.js';
-import { RetryableFlowError, type EventBus } from './event-bus.js';
-import type { ArticleFailure, ArticleRef, PipelineEvents } from './pipeline.events.js';
+import { RetryableStepError, type ArticleFlow } from './article-flow.js';
+import type { ArticleRef } from './pipeline.events.js';
+import type { ArticleStates, ArticleStore, PipelineArticle } from './pipeline.ports.js';
+import type { CloseRun } from './run-end.js';
 
 export const ARTICLE_QUEUE = 'article.pipeline';
 
@@ -18,26 +22,18 @@ export interface ArticleJobData extends ArticleRef {
   traceparent?: string;
 }
 
-/** Articles as the queue's sweep and the run's end see them. */
-export interface ArticleStates {
-  /** the run's articles by outcome; `pending` have not reached a final state */
-  summarize(runId: string): Promise<{ pending: number; counts: Record<string, number> }>;
-  /** articles not in a final state, oldest first (the sweep gives each a job) */
-  unfinished(limit: number): Promise<ArticleRef[]>;
-}
-
 export interface ArticleJobsDeps {
   queue: JobQueue;
-  bus: EventBus<PipelineEvents>;
-  states: ArticleStates;
+  articles: Pick<ArticleStore, 'getMany'>;
+  states: Pick<ArticleStates, 'unfinished'>;
+  flow: ArticleFlow;
+  closeRun: CloseRun;
   logger: Logger;
   retryLimit: number;
   retryDelaySeconds: number;
   /** article flows this process runs at once */
   concurrency: number;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class ArticleJobs {
   private started: Promise<void> | undefined;
@@ -84,8 +80,16 @@ export class ArticleJobs {
     });
   }
 
-  /** one job per article; an article with a job waiting or running gets no second one */
-  enqueue(refs: ArticleJobData[]): Promise<number> {
+  /**
+   * One job per article (an article with a job waiting or running gets no second one). This
+   * process works on the queue from now on: a run's own process helps with its articles.
+   */
+  async enqueue(refs: ArticleJobData[]): Promise<number> {
+    await this.start();
+    return this.send(refs);
+  }
+
+  private send(refs: ArticleJobData[]): Promise<number> {
     return this.d.queue.send(
       ARTICLE_QUEUE,
       refs.map((data) => ({ key: data.articleId, data })),
@@ -104,27 +108,31 @@ export class ArticleJobs {
   private async sweepNow(): Promise<number> {
     let sent = 0;
     const unfinished = await this.d.states.unfinished(50_000);
-    for (let i = 0; i < unfinished.length; i += 1000)
-      sent += await this.enqueue(unfinished.slice(i, i + 1000));
+    for (let i = 0; i < unfinished.length; i += 1000) sent += await this.send(unfinished.slice(i, i + 1000));
     return sent;
   }
 
-  /** runs the batch's article flows side by side; one outcome per job */
-  handle(jobs: QueuedJob<ArticleJobData>[]): Promise<JobOutcome[]> {
-    return Promise.all(jobs.map((job) => this.runOne(job)));
+  /** runs the batch's article flows side by side (their articles read at once); one outcome per job */
+  async handle(jobs: QueuedJob<ArticleJobData>[]): Promise<JobOutcome[]> {
+    const stored = new Map(
+      (await this.d.articles.getMany(jobs.map((j) => j.data.articleId))).map((a) => [a.id, a]),
+    );
+    return Promise.all(jobs.map((job) => this.runOne(job, stored.get(job.data.articleId))));
   }
 
-  private async runOne(job: QueuedJob<ArticleJobData>): Promise<JobOutcome> {
+  private async runOne(job: QueuedJob<ArticleJobData>, article?: PipelineArticle): Promise<JobOutcome> {
+    // deleted meanwhile, or finished by an earlier attempt: nothing left to do
+    if (!article || isFinalStatus(article.processingStatus)) return { status: 'completed' };
     try {
-      const { failures } = await this.d.bus.run('article.scraped', job.data, {
+      const { failure, runEnded } = await this.d.flow(job.data, article, {
         retryable: (err) => !job.lastAttempt && isTransientError(err),
       });
-      const failure = failures[0]?.payload as ArticleFailure | undefined;
+      if (runEnded) await this.endRun(job.data);
       // the article has its final state (failed, with the reason); admins see the job as dead
       if (failure) return { status: 'dead', stage: failure.stage, error: failure.error };
       return { status: 'completed' };
     } catch (err) {
-      const error = err instanceof RetryableFlowError ? err.error.message : message(err);
+      const error = err instanceof RetryableStepError ? err.error.message : messageOf(err);
       this.d.logger.warn({
         event: 'pipeline.job.retry',
         article_id: job.data.articleId,
@@ -133,6 +141,20 @@ export class ArticleJobs {
         error,
       });
       return { status: 'retry', error };
+    }
+  }
+
+  /** the article was its run's last: the run ends here (a failure is closed by the sweep later) */
+  private async endRun(data: ArticleJobData): Promise<void> {
+    try {
+      await this.d.closeRun({
+        runId: data.runId,
+        status: 'completed',
+        error: null,
+        ...(data.traceparent ? { traceparent: data.traceparent } : {}),
+      });
+    } catch (err) {
+      this.d.logger.error({ event: 'scraper.run.end_failed', run_id: data.runId, err });
     }
   }
 }

@@ -1,7 +1,11 @@
 /**
- * The one event map of the article pipeline (event name → payload). Handlers register against it
- * in the explicit list of pipeline.handlers.ts.
+ * The payloads of the pipeline's events. The events themselves are the steps of an article's flow
+ * (ArticleSteps in article-flow.ts: `article.scraped` … `article.translation_failed`) and of a run's
+ * end (`scraper.pipeline_completed`, run-end.ts); each step's span is named after its event
+ * (`article.processed.handle`). Work moves between processes only as durable jobs (article-jobs.ts).
  */
+import type { ArticleFailureStage } from '../../domain/article-status.js';
+
 export interface ArticleRef {
   runId: string;
   articleId: string;
@@ -11,13 +15,13 @@ export interface ArticleRef {
 }
 
 /**
- * Published once per new article by the publish stage; starts the article's flow (its job). The
- * job carries the W3C trace context of the run that stored the article, set by the wiring.
+ * Sent once per new article by the publish stage as its job; starts the article's flow. The job
+ * carries the W3C trace context of the run that stored the article, set by the wiring.
  */
 export type ArticleScrapedEvent = ArticleRef & { traceparent?: string };
 
 export interface ArticleFailure extends ArticleRef {
-  stage: 'processing' | 'analysis' | 'tag_normalization' | 'translation';
+  stage: ArticleFailureStage;
   error: string;
 }
 
@@ -28,17 +32,3 @@ export interface PipelineCompletedEvent {
   durationMs: number;
   counts: Record<string, number>;
 }
-
-export interface PipelineEvents {
-  'article.scraped': ArticleScrapedEvent;
-  'article.processed': ArticleRef & { language: string };
-  'article.tag_normalization': ArticleRef & { tags: string[] };
-  'article.analysis_completed': ArticleRef & { tagIds: string[] };
-  'article.translate': ArticleRef;
-  'article.analysis_failed': ArticleFailure;
-  'article.tag_normalization_failed': ArticleFailure;
-  'article.translation_failed': ArticleFailure;
-  'scraper.pipeline_completed': PipelineCompletedEvent;
-}
-
-export type PipelineEventName = keyof PipelineEvents;

@@ -1,6 +1,7 @@
 import type { Provider, Source, SourceFetch, SourceKind } from '../../domain/catalog.js';
 import type { DedupKeys, DuplicateSkip, Enrichment, KnownKeys, TopicLink } from './dedup.js';
-import type { PipelineCompletedEvent } from './pipeline.events.js';
+import type { ArticleStatus } from '../../domain/article-status.js';
+import type { ArticleRef, PipelineCompletedEvent } from './pipeline.events.js';
 import type { RunRepository } from '../runs/runs.ports.js';
 
 /** One entry of a feed, as the parser found it. */
@@ -135,15 +136,17 @@ export interface PipelineArticle {
   summary: string | null;
   language: string | null;
   metadata: Record<string, unknown>;
-  /** `new` when absent (an article just stored); the handlers skip the steps already done */
-  processingStatus?: string;
+  /** by locale; the zh-TW one may come with the analysis (one model call for both) */
+  translations: Record<string, { title: string; summary: string | null }> | null;
+  /** the steps of its flow already done are skipped (a job that runs again) */
+  processingStatus: ArticleStatus;
 }
 
 export interface ArticlePatch {
   content?: string | null;
   language?: string | null;
   summary?: string | null;
-  processingStatus?: string;
+  processingStatus?: ArticleStatus;
   processingError?: string | null;
   /** merged into the stored translations by locale */
   translations?: Record<string, { title: string; summary: string | null }>;
@@ -175,8 +178,51 @@ export interface ArticleStore {
    * that gains an identifier becomes due for its metric refresh. Answers how many were changed.
    */
   enrich(enrichments: Enrichment[]): Promise<number>;
-  get(id: string): Promise<PipelineArticle | null>;
-  update(id: string, patch: ArticlePatch): Promise<void>;
+  /** these sources' title-only articles whose page is due another try (newest first) */
+  titleOnly(sourceIds: string[], limit: number): Promise<TitleOnlyArticle[]>;
+  /**
+   * Its page was read at last: the text becomes the article's content and its flow runs again in
+   * this run (status `new`, counted pending in the run). False when it is no longer title-only.
+   */
+  reopenWithPage(id: string, runId: string, text: string): Promise<boolean>;
+  /** one more try failed; after PAGE_TRIES the article stays title-only */
+  pageMissed(id: string): Promise<void>;
+  /** the stored articles among these ids (one read for a batch of jobs) */
+  getMany(ids: string[]): Promise<PipelineArticle[]>;
+  /**
+   * Writes the patch; one that sets a status is written only over a pending status (an article
+   * already final is left as it is). A patch that gives the article its final status counts it as
+   * done in its run, in the same
+   * statement: `runEnded` is true for the one write that leaves the run with nothing pending.
+   */
+  update(id: string, patch: ArticlePatch): Promise<ArticleWrite>;
+}
+
+/**
+ * A stored article whose page could not be read when it was stored and whose feed gave no text (a
+ * tracking pixel is all some feeds carry): it is listed title-only, and later runs read its page
+ * again, up to PAGE_TRIES times in all.
+ */
+export interface TitleOnlyArticle {
+  id: string;
+  url: string;
+  topicId: string;
+  source: string;
+}
+
+export const PAGE_TRIES = 5;
+
+export interface ArticleWrite {
+  /** this write was the run's last pending article: the caller ends the run */
+  runEnded: boolean;
+}
+
+/** Articles as the queue's sweep and a run's end see them. */
+export interface ArticleStates {
+  /** the run's articles by outcome (domain countsOfStatus); `pending` have not reached a final state */
+  summarize(runId: string): Promise<{ pending: number; counts: Record<string, number> }>;
+  /** articles not in a final state, oldest first (the sweep gives each a job) */
+  unfinished(limit: number): Promise<ArticleRef[]>;
 }
 
 export type { RunStatus } from '../../domain/runs.js';
@@ -185,6 +231,26 @@ export type { RunRecord } from '../runs/runs.ports.js';
 /** The runs of the scraper: the generic run records plus the duplicates each run skipped. */
 export interface RunStore extends RunRepository {
   recordSkips(runId: string, skips: SkipRecord[]): Promise<void>;
+  /**
+   * The run's pending-article count, kept in its own row: every stored article of the run adds one
+   * (in the statement that inserts it) and its final status takes it off again (in the statement
+   * that writes it). `holdArticles` adds one more for the publish stage itself, so that articles
+   * finished while later ones are still being stored cannot end the run early.
+   */
+  holdArticles(runId: string): Promise<void>;
+  /**
+   * The publish stage is done: stores the run's stage counts and takes its hold off. True when
+   * nothing is left pending (no new article, or all of them already done): the caller ends the run.
+   */
+  releaseArticles(runId: string, counts: Record<string, number>): Promise<boolean>;
+  /**
+   * Takes the right to end the run, once: when `whenDone`, only if nothing is pending (its last
+   * article is done); else whatever is pending (a failed or interrupted run). False when the run
+   * is not open or another caller took it: of the processes ending a run at once, one goes on.
+   */
+  claimEnd(runId: string, whenDone: boolean): Promise<boolean>;
+  /** open scrape runs with articles, none pending and nobody ending them: their last job could not */
+  endedOpen(): Promise<string[]>;
 }
 
 export interface ProviderLookup {

@@ -1,9 +1,10 @@
 /**
  * The four run-level stages: discover (read the enabled sources' feeds), fetch (turn entries into
  * articles, reading the page of an entry that carries no text), dedup, and publish (store the new
- * articles and publish one ArticleScrapedEvent each). The wiring traces each stage from outside.
+ * articles and send one article job each). The wiring traces each stage from outside.
  */
 import { feedProblemOf, isDue, type Source } from '../../domain/catalog.js';
+import { messageOf } from '../../domain/errors.js';
 import type { Logger } from '../shared/ports.js';
 import {
   canonicalizeUrl,
@@ -14,8 +15,7 @@ import {
   titleKey,
   type DuplicateSkip,
 } from './dedup.js';
-import type { EventBatch } from './event-bus.js';
-import type { PipelineEvents } from './pipeline.events.js';
+import type { ArticleJobData } from './article-jobs.js';
 import {
   FetchRefusedError,
   type ArticleStore,
@@ -28,7 +28,6 @@ import {
   type RunStore,
   type SourceStore,
 } from './pipeline.ports.js';
-import type { RunRegistry } from './run-registry.js';
 
 export interface RunInfo {
   id: string;
@@ -37,6 +36,15 @@ export interface RunInfo {
   /** which sources the run reads (default: every enabled one) */
   scope?: RunScope;
 }
+
+/** A run while its stages work: its counts, written to the run record when publish is done. */
+export interface RunContext extends RunInfo {
+  counts: Record<string, number>;
+}
+
+const count = (run: RunContext, key: string, by = 1) => {
+  run.counts[key] = (run.counts[key] ?? 0) + by;
+};
 
 export interface Discovery {
   sources: Source[];
@@ -55,14 +63,10 @@ const withIdentifiers = (a: NewArticle): NewArticle =>
     : { ...a, metadata: { ...a.metadata, doi: a.doi, arxiv_id: a.arxivId } };
 
 export interface PipelineStages {
-  discover(run: RunInfo): Promise<Discovery>;
-  fetch(run: RunInfo, discovery: Discovery): Promise<NewArticle[]>;
-  dedup(run: RunInfo, candidates: NewArticle[]): Promise<DedupOutcome>;
-  publish(
-    run: RunInfo,
-    fresh: NewArticle[],
-    batch: EventBatch<PipelineEvents>,
-  ): Promise<{ published: number }>;
+  discover(run: RunContext): Promise<Discovery>;
+  fetch(run: RunContext, discovery: Discovery): Promise<NewArticle[]>;
+  dedup(run: RunContext, candidates: NewArticle[]): Promise<DedupOutcome>;
+  publish(run: RunContext, fresh: NewArticle[]): Promise<{ published: number }>;
 }
 
 export interface StageDeps {
@@ -71,7 +75,8 @@ export interface StageDeps {
   pages: PageReader;
   articles: ArticleStore;
   runs: RunStore;
-  registry: RunRegistry;
+  /** where publish sends the new articles' jobs */
+  jobs: { enqueue(refs: ArticleJobData[]): Promise<number> };
   logger: Logger;
   now(): Date;
   /** feeds read at once (the reader also limits requests per host) */
@@ -91,8 +96,6 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
   return out;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 async function sourcesOf(store: SourceStore, scope: RunScope | undefined, now: Date): Promise<Source[]> {
   if (scope?.kind === 'source') {
     const one = await store.get(scope.sourceId);
@@ -109,9 +112,38 @@ function perSource(items: { sourceId: string }[]): Map<string, number> {
   return counts;
 }
 
+/** title-only articles whose page a run reads again, at most */
+const PAGES_PER_RUN = 50;
+
 export function createStages(d: StageDeps): PipelineStages {
   const size = d.concurrency ?? 8;
   const log = d.logger;
+
+  /**
+   * Reads again the pages of the run's sources' title-only articles: an article whose page now
+   * answers gets its text and runs its flow again as one of this run's articles.
+   */
+  async function reopenPages(run: RunContext, sources: Source[]): Promise<void> {
+    const due = await d.articles.titleOnly(
+      sources.map((s) => s.id),
+      PAGES_PER_RUN,
+    );
+    const reopened: ArticleJobData[] = [];
+    await pool(due, size, async (a) => {
+      try {
+        const page = await d.pages.read(a.url);
+        if (!page.text) throw new Error('the page has no text');
+        if (await d.articles.reopenWithPage(a.id, run.id, page.text))
+          reopened.push({ runId: run.id, articleId: a.id, topicId: a.topicId, url: a.url, source: a.source });
+      } catch (err) {
+        await d.articles.pageMissed(a.id);
+        log.info({ event: 'scraper.page.retry_failed', run_id: run.id, url: a.url, error: messageOf(err) });
+      }
+    });
+    if (!reopened.length) return;
+    count(run, 'pages_recovered', reopened.length);
+    await d.jobs.enqueue(reopened);
+  }
 
   return {
     async discover(run) {
@@ -136,7 +168,7 @@ export function createStages(d: StageDeps): PipelineStages {
         try {
           const res = await d.feeds.read(source);
           if (res.notModified) {
-            d.registry.count(run.id, 'sources_not_modified');
+            count(run, 'sources_not_modified');
             results.push(result({ httpStatus: res.status ?? 304 }));
             await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: null });
             return [];
@@ -159,14 +191,14 @@ export function createStages(d: StageDeps): PipelineStages {
           });
           return res.entries.map((entry) => ({ source, entry }));
         } catch (err) {
-          d.registry.count(run.id, 'sources_failed');
+          count(run, 'sources_failed');
           const problem = feedProblemOf(err);
           log.warn({
             event: 'scraper.source.failed',
             run_id: run.id,
             source_id: source.id,
             url: source.url,
-            error: message(err),
+            error: messageOf(err),
           });
           results.push(
             result({
@@ -175,21 +207,35 @@ export function createStages(d: StageDeps): PipelineStages {
               error: problem.message,
             }),
           );
-          await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: message(err) });
+          await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: messageOf(err) });
           return [];
         }
       });
       await d.sources.addFetchResults(results);
       const entries = perSourceEntries.flat();
-      d.registry.count(run.id, 'sources', sources.length);
-      d.registry.count(run.id, 'discovered', entries.length);
+      count(run, 'sources', sources.length);
+      count(run, 'discovered', entries.length);
       return { sources, entries };
     },
 
     async fetch(run, discovery) {
+      // an item without text whose URL is stored already is a duplicate: its page is not read (a
+      // title-only one's page is read again by reopenPages)
+      const textless = discovery.entries.filter(({ entry }) => !entry.content && !entry.summary);
+      const stored = textless.length
+        ? (
+            await d.articles.knownKeys({
+              urls: [...new Set(textless.map(({ entry }) => canonicalizeUrl(entry.url)))],
+              dois: [],
+              arxivIds: [],
+              titles: [],
+            })
+          ).url
+        : new Map<string, string>();
       const built = await pool(discovery.entries, size, async ({ source, entry }) => {
         let { title, content } = entry;
-        if (!content && !entry.summary) {
+        let titleOnly = false;
+        if (!content && !entry.summary && !(entry.title.trim() && stored.has(canonicalizeUrl(entry.url)))) {
           try {
             const page = await d.pages.read(entry.url);
             content = page.text || null;
@@ -197,20 +243,23 @@ export function createStages(d: StageDeps): PipelineStages {
           } catch (err) {
             // a page the SSRF guard would not reach is its own reason, apart from failed fetches
             const refused = err instanceof FetchRefusedError;
-            d.registry.count(run.id, refused ? 'fetch_refused' : 'fetch_failed');
+            count(run, refused ? 'fetch_refused' : 'fetch_failed');
             log.warn({
               event: refused ? 'scraper.page.refused' : 'scraper.page.failed',
               run_id: run.id,
               source_id: source.id,
               url: entry.url,
-              error: message(err),
+              error: messageOf(err),
             });
-            return null;
+            // a refused page is not stored; one that failed is stored title-only, its page read
+            // again by later runs (reopenPages)
+            if (refused) return null;
+            titleOnly = true;
           }
         }
         title = title.trim();
         if (!title || !/^https?:\/\//i.test(entry.url)) {
-          d.registry.count(run.id, 'invalid');
+          count(run, 'invalid');
           return null;
         }
         const doi = entry.doi ?? extractDoi(entry.url);
@@ -236,13 +285,18 @@ export function createStages(d: StageDeps): PipelineStages {
             content_html: (entry.html ?? entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
             categories: entry.categories,
             source_kind: source.kind,
+            // the tries of its page so far
+            ...(titleOnly ? { page_missing: 1 } : {}),
           },
           runId: run.id,
         };
         return article;
       });
       const fetched = built.filter((a): a is NewArticle => a !== null);
-      d.registry.count(run.id, 'fetched', fetched.length);
+      count(run, 'fetched', fetched.length);
+      const titleOnly = fetched.filter((a) => a.metadata.page_missing).length;
+      if (titleOnly) count(run, 'title_only', titleOnly);
+      await reopenPages(run, discovery.sources);
       return fetched;
     },
 
@@ -264,25 +318,25 @@ export function createStages(d: StageDeps): PipelineStages {
       // travels with them (merged fields, `alsoIn`) into publish
       if (outcome.enrichments.length) {
         const n = await d.articles.enrich(outcome.enrichments);
-        if (n) d.registry.count(run.id, 'enriched', n);
+        if (n) count(run, 'enriched', n);
       }
       if (outcome.links.length) {
         const n = await d.articles.linkTopics(outcome.links);
-        if (n) d.registry.count(run.id, 'topic_links', n);
+        if (n) count(run, 'topic_links', n);
       }
-      d.registry.count(run.id, 'duplicates', outcome.skipped.length);
+      count(run, 'duplicates', outcome.skipped.length);
       for (const reason of ['url', 'doi', 'arxiv_id', 'title'] as const) {
         const n = outcome.skipped.filter((s) => s.reason === reason).length;
-        if (n) d.registry.count(run.id, `duplicates_${reason}`, n);
+        if (n) count(run, `duplicates_${reason}`, n);
       }
       return { fresh: outcome.fresh.map(withIdentifiers), skipped: outcome.skipped };
     },
 
-    async publish(run, fresh, batch) {
+    async publish(run, fresh) {
       const { inserted, refused } = await d.articles.insertMany(fresh);
       if (refused.length) {
         // one bad item never blocks the run: it is refused alone, with the database's reason
-        d.registry.count(run.id, 'refused', refused.length);
+        count(run, 'refused', refused.length);
         for (const r of refused)
           log.warn({ event: 'scraper.article.refused', run_id: run.id, url: r.url, error: r.reason });
         await d.runs.recordSkips(
@@ -304,31 +358,17 @@ export function createStages(d: StageDeps): PipelineStages {
         );
       if (links.length) {
         const n = await d.articles.linkTopics(links);
-        if (n) d.registry.count(run.id, 'topic_links', n);
+        if (n) count(run, 'topic_links', n);
       }
       const byUrl = new Map(fresh.map((a) => [a.canonicalUrl, a]));
-      for (const row of inserted) {
-        const a = byUrl.get(row.canonicalUrl)!;
-        d.registry.get(run.id).articles.set(row.id, {
-          id: row.id,
-          topicId: a.topicId,
-          source: a.source,
-          url: a.url,
-          title: a.title,
-          content: a.content,
-          summary: null,
-          language: null,
-          metadata: a.metadata,
-        });
-        batch.publish('article.scraped', {
-          runId: run.id,
-          articleId: row.id,
-          topicId: a.topicId,
-          url: a.url,
-          source: a.source,
-        });
-      }
-      d.registry.count(run.id, 'published', inserted.length);
+      // one job per stored article: a crash before they are sent leaves them to the sweep
+      await d.jobs.enqueue(
+        inserted.map((row) => {
+          const a = byUrl.get(row.canonicalUrl)!;
+          return { runId: run.id, articleId: row.id, topicId: a.topicId, url: a.url, source: a.source };
+        }),
+      );
+      count(run, 'published', inserted.length);
       await d.sources.setFetchCounts(
         run.id,
         'itemsNew',

@@ -1,14 +1,11 @@
-import { conflict, notFound } from '../../domain/errors.js';
+import { conflict, messageOf, notFound } from '../../domain/errors.js';
+import { ACTIVE_RUN_STATUSES, RUN_STALE_AFTER_MS, normalizeTrigger } from '../../domain/runs.js';
 import { currentCorrelationId, newCorrelationId, runWithCorrelation } from '../shared/context.js';
 import type { Logger } from '../shared/ports.js';
-import type { ArticleJobData, ArticleJobs, ArticleStates } from './article-jobs.js';
-import type { EventBatch, EventBus } from './event-bus.js';
-import { normalizeTrigger } from '../../domain/runs.js';
-import { RunRecorder } from '../runs/run-recorder.js';
-import type { PipelineEvents } from './pipeline.events.js';
 import type { RunRecord, RunScope, RunStatus, RunStore } from './pipeline.ports.js';
-import type { PipelineStages, RunInfo } from './pipeline.stages.js';
-import type { RunRegistry } from './run-registry.js';
+import type { PipelineStages, RunContext, RunInfo } from './pipeline.stages.js';
+import type { CloseRun, RunWaiters } from './run-end.js';
+import type { RunModels } from './run-models.js';
 
 export interface RunProgress {
   stage: 'discover' | 'fetch' | 'dedup' | 'publish' | 'articles' | 'done';
@@ -24,62 +21,34 @@ export interface RunOutcome {
   durationMs: number;
 }
 
-/** One run from discovery to the pipeline-completed handlers (the wiring traces it as scraper.run). */
+/** One run from discovery to its end (the wiring traces it as scraper.run). */
 export type RunExecutor = (run: RunInfo, progress?: ProgressFn) => Promise<RunOutcome>;
 
 export interface ExecutorDeps {
   stages: PipelineStages;
-  bus: EventBus<PipelineEvents>;
-  runs: Pick<RunStore, 'finish'>;
-  registry: RunRegistry;
-  /** the article jobs the publish stage's articles go to */
-  jobs: ArticleJobs;
-  /** the run's articles' stored outcomes: what the run waits for and counts at its end */
-  states: ArticleStates;
+  runs: Pick<RunStore, 'get' | 'holdArticles' | 'releaseArticles'>;
+  models: RunModels;
+  closeRun: CloseRun;
+  waiters: RunWaiters;
   logger: Logger;
-  /** aborted when the process stops: a run stops waiting for its articles (their jobs go on) */
+  /** aborted when the process stops: the run is closed as interrupted (its articles' jobs go on) */
   signal?: AbortSignal;
-  /** how often a run reads its articles' progress (ms) */
-  pollMs?: number;
-  /** a run whose articles made no progress for this long ends without them (ms) */
-  stallMs?: number;
 }
 
-/** What the publish stage publishes is collected here and sent as durable jobs. */
-function collector(): EventBatch<PipelineEvents> & { scraped: ArticleJobData[] } {
-  const scraped: ArticleJobData[] = [];
-  return {
-    scraped,
-    publish: (name, payload) => {
-      if (name === 'article.scraped') scraped.push(payload as ArticleJobData);
-    },
-    size: () => scraped.length,
-    drain: () => Promise.resolve(),
-  };
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/**
+ * How long a run's process waits for a word of its end before it reads the run record again: the
+ * end written in this process wakes it at once; one written by another process's worker is seen
+ * within this time.
+ */
+const RECHECK_MS = 1000;
 
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   const log = d.logger;
-  return async (run, progress) => {
+  return async (info, progress) => {
     const started = Date.now();
-    const state = await d.registry.open(run.id);
-    log.info({
-      event: 'scraper.run.started',
-      run_id: run.id,
-      trigger: run.trigger,
-      analyzer: state.analyzer.name,
-    });
+    const run: RunContext = { ...info, counts: {} };
+    const { analyzer } = await d.models.forRun(run.id);
+    log.info({ event: 'scraper.run.started', run_id: run.id, trigger: run.trigger, analyzer: analyzer.name });
     const stage = async <T>(
       name: RunProgress['stage'],
       fn: () => Promise<T>,
@@ -98,108 +67,91 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       progress?.({ stage: name, done: 1, total: 1 });
       return result;
     };
-    let status: RunOutcome['status'] = 'completed';
-    let error: string | null = null;
-    let articleCounts: Record<string, number> = {};
     try {
+      // the run waits for its own stages as for one more article: it cannot end before publish is done
+      await d.runs.holdArticles(run.id);
       const discovery = await stage(
         'discover',
         () => d.stages.discover(run),
-        (r) => ({
-          sources: r.sources.length,
-          discovered: r.entries.length,
-        }),
+        (r) => ({ sources: r.sources.length, discovered: r.entries.length }),
       );
       const candidates = await stage(
         'fetch',
         () => d.stages.fetch(run, discovery),
-        (r) => ({
-          to_fetch: discovery.entries.length,
-          fetched: r.length,
-        }),
+        (r) => ({ to_fetch: discovery.entries.length, fetched: r.length }),
       );
       const dedup = await stage(
         'dedup',
         () => d.stages.dedup(run, candidates),
-        (r) => ({
-          before: candidates.length,
-          after: r.fresh.length,
-          skipped: r.skipped.length,
-        }),
+        (r) => ({ before: candidates.length, after: r.fresh.length, skipped: r.skipped.length }),
       );
-      const batch = collector();
-      const { published } = await stage(
+      await stage(
         'publish',
-        () => d.stages.publish(run, dedup.fresh, batch),
-        (r) => ({
-          published: r.published,
-        }),
+        () => d.stages.publish(run, dedup.fresh),
+        (r) => ({ published: r.published }),
       );
-      // this process works on article jobs while its run waits for them (api and CLI processes too)
-      await d.jobs.start();
-      // stored articles whose jobs a crash kept from being sent are found by the start-up sweep
-      await d.jobs.enqueue(batch.scraped);
-      progress?.({ stage: 'articles', done: 0, total: published });
-      const waited = await waitForArticles(d, run.id, published, progress);
-      articleCounts = waited.counts;
-      if (waited.interrupted) {
-        status = 'failed';
-        error = `interrupted: the process stopped with ${waited.pending} article(s) still queued (their jobs go on)`;
-      } else if (waited.pending) articleCounts.articles_pending = waited.pending;
+      // no new article, or every one already done: the run ends here; else its last job ends it
+      if (await d.runs.releaseArticles(run.id, run.counts))
+        await d.closeRun({ runId: run.id, status: 'completed', error: null });
     } catch (err) {
-      status = 'failed';
-      error = err instanceof Error ? err.message : String(err);
+      const error = messageOf(err);
       log.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+      await d.closeRun({ runId: run.id, status: 'failed', error, counts: run.counts });
     }
-    const counts = { ...state.counts, ...articleCounts };
-    const durationMs = Date.now() - started;
-    try {
-      const done = d.bus.batch();
-      done.publish('scraper.pipeline_completed', {
-        runId: run.id,
-        correlationId: run.correlationId,
-        status,
-        durationMs,
-        counts,
-      });
-      await done.drain();
-      await d.runs.finish(run.id, { status, counts, error });
-    } finally {
-      d.registry.close(run.id);
-    }
-    log.info({ event: 'scraper.run.completed', run_id: run.id, status, duration_ms: durationMs, counts });
+    const end = await waitForEnd(d, run.id, progress);
     progress?.({ stage: 'done', done: 1, total: 1 });
-    return { status, counts, error, durationMs };
+    return { ...end, durationMs: Date.now() - started };
   };
 }
 
 /**
- * Waits until every article the run stored reached a final state (on any worker), reporting
- * progress; stops early when the process stops or nothing moved for `stallMs`.
+ * Waits for the run's end, wherever it is written, reporting the articles' progress from the run
+ * record. When the process stops first, the run is closed as interrupted (its jobs go on).
  */
-async function waitForArticles(
+async function waitForEnd(
   d: ExecutorDeps,
   runId: string,
-  total: number,
   progress?: ProgressFn,
-): Promise<{ counts: Record<string, number>; pending: number; interrupted: boolean }> {
-  const pollMs = d.pollMs ?? 100;
-  const stallMs = d.stallMs ?? 15 * 60_000;
-  let last = -1;
-  let movedAt = Date.now();
-  for (;;) {
-    const { pending, counts } = await d.states.summarize(runId);
-    if (pending !== last) {
-      movedAt = Date.now();
-      last = pending;
-      progress?.({ stage: 'articles', done: Math.max(0, total - pending), total });
+): Promise<Omit<RunOutcome, 'durationMs'>> {
+  // watched before the record is read: an end written in between is not missed
+  const watch = d.waiters.watch(runId);
+  let closing = false;
+  try {
+    for (;;) {
+      const run = await d.runs.get(runId);
+      if (!run) throw new Error(`run ${runId} no longer exists`);
+      if (!ACTIVE_RUN_STATUSES.includes(run.status))
+        return { status: run.status as RunOutcome['status'], counts: run.counts, error: run.error };
+      progress?.({ stage: 'articles', done: run.progress.done, total: run.progress.total });
+      if (d.signal?.aborted && !closing) {
+        // once: if another process is ending the run right now, its end is the one to wait for
+        closing = true;
+        const pending = run.progress.total - run.progress.done;
+        const error = `interrupted: the process stopped with ${pending} article(s) still queued (their jobs go on)`;
+        if (await d.closeRun({ runId, status: 'failed', error })) continue;
+      }
+      const ended = await Promise.race([watch.ended, pause(RECHECK_MS, closing ? undefined : d.signal)]);
+      if (ended) return ended;
     }
-    if (pending === 0 || Date.now() - movedAt > stallMs) return { counts, pending, interrupted: false };
-    if (d.signal?.aborted) return { counts, pending, interrupted: true };
-    await sleep(pollMs, d.signal);
+  } finally {
+    watch.stop();
   }
 }
-/** GET /admin/scraper/runs/{id} keeps its three statuses (DESIGN.md §4, "kept for compatibility") */
+
+/** resolves null after `ms` or when `signal` aborts; its timer never keeps the process alive */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<null>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve(null);
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** GET /admin/scraper/runs/{id} keeps its three statuses for existing clients (docs/decisions/0051-runs-as-records.md) */
 export type LegacyRunStatus = 'running' | 'completed' | 'failed';
 const LEGACY_STATUS: Record<RunStatus, LegacyRunStatus> = {
   queued: 'running',
@@ -266,41 +218,39 @@ export class ScraperService {
     return view(run);
   }
 
+  /** a run of this process is under way */
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
   /** resolves when the run in progress (if any) has ended: shutdown waits for it */
   async idle(): Promise<void> {
     await this.current?.catch(() => undefined);
   }
 
   private async launch(trigger: string, progress?: ProgressFn, scope?: RunScope) {
-    if (this.current) throw conflict('a scraper run is already in progress', 'run_in_progress');
+    if (this.current) throw busy();
     const correlationId = currentCorrelationId() ?? newCorrelationId();
     let release!: () => void;
     this.current = new Promise<void>((resolve) => (release = resolve));
     try {
-      const run = await this.runs.create({
-        trigger: normalizeTrigger(trigger),
-        correlationId,
-        kind: 'scrape',
-      });
+      // another process (a worker, the CLI on PostgreSQL) may be scraping: checked and recorded in one step
+      const run = await this.runs.createExclusive(
+        { trigger: normalizeTrigger(trigger), correlationId, kind: 'scrape' },
+        new Date(Date.now() - RUN_STALE_AFTER_MS),
+      );
+      if (!run) throw busy();
       const info: RunInfo = { id: run.id, correlationId, trigger, ...(scope ? { scope } : {}) };
-      const recorder = new RunRecorder(run.id, this.runs, this.logger);
-      const track: ProgressFn = (p) => {
-        progress?.(p);
-        // the run record counts articles; the stages before them show as "starting"
-        if (p.stage === 'articles') recorder.setProgress(p.done, p.total);
-      };
-      const done = runWithCorrelation(correlationId, async () => {
-        try {
-          return await this.execute(info, track);
-        } finally {
-          await recorder.flush();
-        }
-      }).catch(async (err: unknown): Promise<RunOutcome> => {
-        const error = err instanceof Error ? err.message : String(err);
-        this.logger.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
-        await this.runs.finish(run.id, { status: 'failed', counts: {}, error }).catch(() => undefined);
-        return { status: 'failed', counts: {}, error, durationMs: 0 };
-      });
+      // the run record counts its articles as they are stored and finished (the stages before them
+      // show as "starting")
+      const done = runWithCorrelation(correlationId, () => this.execute(info, progress)).catch(
+        async (err: unknown): Promise<RunOutcome> => {
+          const error = messageOf(err);
+          this.logger.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+          await this.runs.finish(run.id, { status: 'failed', counts: {}, error }).catch(() => undefined);
+          return { status: 'failed', counts: {}, error, durationMs: 0 };
+        },
+      );
       void done.finally(() => {
         this.current = null;
         release();
@@ -313,3 +263,5 @@ export class ScraperService {
     }
   }
 }
+
+const busy = () => conflict('a scraper run is already in progress', 'run_in_progress');

@@ -60,6 +60,7 @@ export class ReportDeliveryService {
           topicName: topic.name,
           weekStartDate: report.weekStartDate,
           coverImageUrl: report.coverImageUrl,
+          method: report.method,
           sources,
           siteUrl: this.deps.siteUrl,
         };

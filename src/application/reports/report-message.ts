@@ -1,4 +1,4 @@
-import { weekLabel, type ReportLocale } from '../../domain/reports.js';
+import { weekLabel, type ReportLocale, type ReportMethod } from '../../domain/reports.js';
 import type { ArticleSource, MailMessage, ReportTranslation } from './reports.ports.js';
 
 /** What one notification shows: the report in the recipient's language. */
@@ -6,6 +6,8 @@ export interface ReportView extends ReportTranslation {
   topicName: string;
   weekStartDate: string;
   coverImageUrl: string | null;
+  /** an extractive report says so: its sentences are quoted, not written */
+  method?: ReportMethod;
   sources: ArticleSource[];
   /** site root: the call to action links there */
   siteUrl: string;
@@ -13,7 +15,14 @@ export interface ReportView extends ReportTranslation {
 
 const STRINGS: Record<
   ReportLocale,
-  { subject: string; greeting: (name: string | null) => string; cta: string; sources: string; intro: string }
+  {
+    subject: string;
+    greeting: (name: string | null) => string;
+    cta: string;
+    sources: string;
+    intro: string;
+    extractive: string;
+  }
 > = {
   en: {
     subject: 'Weekly report',
@@ -21,6 +30,7 @@ const STRINGS: Record<
     intro: 'here is this week’s report for the topic you follow.',
     cta: 'View Full Report',
     sources: 'Sources',
+    extractive: 'Written without a language model: each sentence is quoted from the article it cites.',
   },
   'zh-TW': {
     subject: '每週報告',
@@ -28,6 +38,7 @@ const STRINGS: Record<
     intro: '以下是您訂閱主題的本週報告。',
     cta: '查看完整報告',
     sources: '參考來源',
+    extractive: '本報告未使用語言模型撰寫：每一句皆摘自其所引用的文章。',
   },
 };
 
@@ -122,7 +133,7 @@ export function renderReportEmail(
 <table role="presentation" class="report-box" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#ffffff" style="background-color:#ffffff;background-color:rgba(255,255,255,0.88);border-radius:8px;"><tr><td style="padding:24px 28px;">
 <p style="margin:0 0 4px 0;font-size:12px;color:#4b5563;text-transform:uppercase;letter-spacing:0.5px;">${esc(view.topicName)} · ${esc(label)}</p>
 <h1 class="report-title" style="margin:0 0 16px 0;font-size:24px;line-height:1.3;color:#111827;">${esc(view.title)}</h1>
-<div class="report-summary">${markdownToHtml(view.summary_text, view.sources)}</div>
+<div class="report-summary">${markdownToHtml(view.summary_text, view.sources)}</div>${view.method === 'extractive' ? `\n<p class="report-method" style="margin:8px 0 0 0;font-size:12px;color:#4b5563;">${esc(t.extractive)}</p>` : ''}
 </td></tr></table>
 </td></tr></table></td></tr>
 <tr><td style="padding:8px 32px 0 32px;">${sourcesHtml}</td></tr>
@@ -142,6 +153,7 @@ export function renderReportEmail(
     view.title,
     '',
     markdownToText(view.summary_text),
+    ...(view.method === 'extractive' ? ['', t.extractive] : []),
     ...(view.sources.length
       ? ['', `${t.sources}:`, ...view.sources.map((s, i) => `[${i + 1}] ${s.title} — ${s.url}`)]
       : []),
@@ -161,7 +173,7 @@ export function renderReportTelegram(view: ReportView, locale: ReportLocale): st
     ? `\n\n${t.sources}:\n${view.sources.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}`).join('\n')}`
     : '';
   const tail = `\n\n${t.cta}: ${view.siteUrl}`;
-  let body = markdownToText(view.summary_text);
+  let body = markdownToText(view.summary_text) + (view.method === 'extractive' ? `\n\n${t.extractive}` : '');
   const room = TELEGRAM_LIMIT - head.length - tail.length;
   if (body.length + sources.length <= room) return head + body + sources + tail;
   // when space is short the source list is left out and the summary keeps what fits

@@ -1,5 +1,6 @@
 import type { Provider, Topic } from '../../domain/catalog.js';
-import type { ReportLocale } from '../../domain/reports.js';
+import type { ReportLocale, ReportMethod } from '../../domain/reports.js';
+import type { Grounding } from '../../domain/grounding.js';
 
 export interface ReportTranslation {
   title: string;
@@ -15,9 +16,12 @@ export interface WeeklyReport {
   coverImageUrl: string | null;
   articleCount: number;
   status: string;
+  method: ReportMethod;
   /** article ids in citation order; reports older than sources may hold non-UUID values */
   articleIds: string[];
   translations: Record<string, ReportTranslation>;
+  /** how well its cited sentences are supported; null for reports written before grounding */
+  grounding: Grounding | null;
   createdAt: Date;
 }
 
@@ -28,8 +32,10 @@ export interface NewWeeklyReport {
   summaryText: string;
   coverImageUrl: string | null;
   articleCount: number;
+  method: ReportMethod;
   articleIds: string[];
   translations: Record<string, ReportTranslation>;
+  grounding: Grounding;
 }
 
 export interface ReportArticle {
@@ -37,12 +43,18 @@ export interface ReportArticle {
   title: string;
   url: string;
   summary: string | null;
+  /** the start of the stored content (bounded): where a digest finds a sentence when there is no summary */
+  content: string | null;
   source: string;
   publishedAt: Date | null;
   viewCount: number;
   citationCount: number | null;
   /** every metric the article has a value for, described to the model as one signal among several */
   metrics: Record<string, number>;
+  /** its work (the article's own id when alone in it) and the identifiers deciding its version's role */
+  workId?: string;
+  doi?: string | null;
+  arxivId?: string | null;
 }
 
 export interface ArticleSource {
@@ -66,11 +78,18 @@ export interface ReportRepository {
 
 /** What the generator reads from the other areas' tables. */
 export interface ReportInputs {
-  activeMultimodalProvider(): Promise<Provider | null>;
+  /**
+   * The provider that writes reports: the active multimodal one (it can also draw the cover), else
+   * the active text one; null: none, the report is an extractive digest.
+   */
+  writingProvider(): Promise<Provider | null>;
   topic(id: string): Promise<Topic | null>;
   /** active topics with at least one article dated inside [from, to) */
   activeTopicsWithArticles(window: { from: Date; to: Date }): Promise<Topic[]>;
-  /** ordered by citation count desc (missing = 0), view count desc, published desc nulls last */
+  /**
+   * ordered by citation count desc (missing = 0), view count desc, published desc nulls last; every
+   * version of a work is listed (the report keeps one, see report-works.ts)
+   */
   topArticles(topicId: string, window: { from: Date; to: Date }, limit: number): Promise<ReportArticle[]>;
   /** the most frequent tag names of these articles */
   topTags(articleIds: string[], limit: number): Promise<string[]>;

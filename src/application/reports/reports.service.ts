@@ -1,5 +1,6 @@
-import { isIsoDate, mondayOf, type ReportLocale } from '../../domain/reports.js';
+import { isIsoDate, mondayOf, type ReportLocale, type ReportMethod } from '../../domain/reports.js';
 import { invalid, notFound } from '../../domain/errors.js';
+import type { Grounding } from '../../domain/grounding.js';
 import type { MediaStorage, ReportRepository, WeeklyReport } from './reports.ports.js';
 import { localized, resolveSources } from './report-sources.js';
 
@@ -13,7 +14,11 @@ export interface WeeklyReportOut {
   cover_image_url: string | null;
   article_count: number;
   status: string;
+  /** model: written by a language model; extractive: quoted from the articles, without one */
+  method: ReportMethod;
   created_at: string;
+  /** how well the cited sentences are supported by their sources; null for older reports */
+  grounding: Grounding | null;
   sources: { id: string; title: string; url: string; public_article_id: string }[];
 }
 
@@ -65,7 +70,9 @@ export class ReportsService {
       cover_image_url: r.coverImageUrl,
       article_count: r.articleCount,
       status: r.status,
+      method: r.method,
       created_at: r.createdAt.toISOString(),
+      grounding: r.grounding,
       sources: sources.map((s) => ({ id: s.id, title: s.title, url: s.url, public_article_id: s.id })),
     };
   }

@@ -1,13 +1,12 @@
 import type { Clock, JobLock, Logger } from '../shared/ports.js';
 import type { ChatMessage, LanguageModel, LanguageModelFactory } from '../shared/llm.js';
 import type { Topic } from '../../domain/catalog.js';
-import { AppError, invalid, notFound } from '../../domain/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import {
   TRANSLATION_LOCALES,
   isIsoDate,
   mondayOf,
-  normalizeCitations,
   previousWeekStart,
   sameCitations,
   weekLabel,
@@ -23,6 +22,11 @@ import type {
   WeeklyReport,
 } from './reports.ports.js';
 import { parseReportJson, summaryPrompt, translationPrompt } from './report-prompt.js';
+import { DIGEST_SIZE, extractiveDigest } from './extractive-digest.js';
+import { WORK_CANDIDATES, oneVersionPerWork } from './report-works.js';
+import { groundDraft, sourceText } from './report-grounding.js';
+import type { GroundingLimits } from './model-grounding.js';
+import { groundLocally, type Grounding } from '../../domain/grounding.js';
 import type { DeliveryCounts, ReportDeliveryService } from './report-delivery.service.js';
 
 export interface WeeklyRunOptions {
@@ -55,8 +59,12 @@ export const COVER_SIZE = { width: 1600, height: 900 };
 const IMAGE_REQUEST_SIZE = { width: 1792, height: 1024 };
 
 /**
- * The weekly report job: per topic and week, select the top articles, have the multimodal model
- * write the summary with [N] citations, draw a cover, translate, persist, then notify subscribers.
+ * The weekly report job: per topic and week, select the top articles, have the language model (the
+ * multimodal provider, else the text one) write the summary with [N] citations, check each cited
+ * sentence against its source (locally, then judged by the model; corrected, revised once or
+ * dropped), or without any provider quote each top article's best sentence (an extractive
+ * digest), draw a cover (the model's
+ * image when it has an image model, else a local one), translate, persist, then notify subscribers.
  * Idempotent per topic and week: a completed report is never regenerated, only its missing
  * deliveries are sent.
  */
@@ -75,6 +83,8 @@ export class WeeklyReportService {
       jobLock: JobLock;
       articleLimit?: number;
       tagLimit?: number;
+      /** bounds of the model's judgement of citations (defaults: GROUNDING_LIMITS) */
+      groundingLimits?: Partial<GroundingLimits>;
     },
   ) {}
 
@@ -82,7 +92,7 @@ export class WeeklyReportService {
   private readonly running = new Set<string>();
 
   /**
-   * Checks what a run needs before it starts (ids, an active multimodal provider, the topic), so an
+   * Checks what a run needs before it starts (ids, the topic), so an
    * admin endpoint can refuse at once instead of starting a run that fails.
    */
   async check(opts: WeeklyRunOptions = {}): Promise<void> {
@@ -90,26 +100,13 @@ export class WeeklyReportService {
   }
 
   private async prepare(opts: WeeklyRunOptions) {
-    const { inputs, logger } = this.deps;
+    const { inputs } = this.deps;
     if (opts.topicId !== undefined && !isUuid(opts.topicId))
       throw invalid('topic_id must be a UUID', 'invalid_topic_id');
     if (opts.weekStart !== undefined && !isIsoDate(opts.weekStart))
       throw invalid('week_start must be a date (YYYY-MM-DD)', 'invalid_week_start');
-    const provider = await inputs.activeMultimodalProvider();
-    if (!provider) {
-      logger.error(
-        { event: 'report.weekly.no_provider' },
-        'the weekly report needs an active multimodal provider (add one on the admin page /admin/catalog)',
-      );
-      // 422, not 503: the service is up; what is missing is a provider the admin has to add
-      throw new AppError(
-        'NotConfigured',
-        'multimodal_provider_missing',
-        'no active multimodal provider is configured (add one on the admin page /admin/catalog)',
-        undefined,
-        { status: 422 },
-      );
-    }
+    // no provider is no reason to skip a week: the report is then an extractive digest
+    const provider = await inputs.writingProvider();
     const weekStart = opts.weekStart
       ? mondayOf(new Date(`${opts.weekStart}T00:00:00Z`))
       : previousWeekStart(this.deps.clock.now());
@@ -127,12 +124,13 @@ export class WeeklyReportService {
   async run(opts: WeeklyRunOptions = {}, progress?: RunProgress): Promise<WeeklyRunSummary> {
     const { logger } = this.deps;
     const { provider, weekStart, window, topics } = await this.prepare(opts);
-    const model = this.deps.llm.forProvider(provider);
+    const model = provider ? this.deps.llm.forProvider(provider) : null;
     logger.info({
       event: 'report.weekly.started',
       week_start: weekStart,
       topics: topics.length,
-      provider: provider.name,
+      provider: provider?.name ?? null,
+      method: model ? 'model' : 'extractive',
     });
     const results: TopicRunResult[] = [];
     for (const [i, topic] of topics.entries()) {
@@ -175,7 +173,7 @@ export class WeeklyReportService {
     topic: Topic,
     weekStart: string,
     window: { from: Date; to: Date },
-    model: LanguageModel,
+    model: LanguageModel | null,
     step: (s: string) => void,
   ): Promise<TopicRunResult> {
     const base = { topic_id: topic.id, topic_name: topic.name };
@@ -185,7 +183,12 @@ export class WeeklyReportService {
       let status: 'created' | 'existing' = 'existing';
       if (report?.status !== 'completed') {
         step('selecting articles');
-        const articles = await this.deps.inputs.topArticles(topic.id, window, this.deps.articleLimit ?? 20);
+        const limit = this.deps.articleLimit ?? 20;
+        // a work is cited once, by its best version: more candidates than cited, then one per work
+        const articles = oneVersionPerWork(
+          await this.deps.inputs.topArticles(topic.id, window, limit * WORK_CANDIDATES),
+          limit,
+        );
         if (!articles.length) {
           step('skipped: no articles');
           return { ...base, status: 'skipped', report_id: null, article_count: 0, reason: 'no_articles' };
@@ -209,38 +212,86 @@ export class WeeklyReportService {
     topic: Topic,
     weekStart: string,
     articles: ReportArticle[],
-    model: LanguageModel,
+    model: LanguageModel | null,
     step: (s: string) => void,
   ): Promise<WeeklyReport> {
-    step(`summarizing ${articles.length} articles`);
-    const draft = await this.completeJson(
-      model,
-      summaryPrompt({ topicName: topic.name, weekLabel: weekLabel(weekStart), articles }),
-    );
-    const { text, order } = normalizeCitations(draft.summary_text, articles.length);
-    const ordered = order.map((i) => articles[i]!);
-    const original = { title: draft.title, summary_text: text };
+    let written!: {
+      original: ReportTranslation;
+      ordered: ReportArticle[];
+      translations: Record<string, ReportTranslation>;
+      grounding: Grounding;
+    };
+    if (model) {
+      step(`summarizing ${articles.length} articles`);
+      const draft = await this.completeJson(
+        model,
+        summaryPrompt({ topicName: topic.name, weekLabel: weekLabel(weekStart), articles }),
+      );
+      step('checking every citation against its source');
+      const { text, order, grounding } = await groundDraft(
+        draft.summary_text,
+        articles,
+        this.deps.clock.now(),
+        {
+          model,
+          logger: this.deps.logger,
+          limits: this.deps.groundingLimits,
+        },
+      );
+      const original = { title: draft.title, summary_text: text };
+      written = { original, ordered: order.map((i) => articles[i]!), translations: {}, grounding };
+      if (!grounding.sentences.length) {
+        // nothing the model cited holds up: subscribers get the quotes instead of an empty report
+        this.deps.logger.warn({
+          event: 'report.weekly.ungrounded_draft',
+          topic_id: topic.id,
+          week_start: weekStart,
+          removed: grounding.removed.length,
+        });
+        model = null;
+      }
+    }
+    if (!model) {
+      step(`quoting the top ${Math.min(articles.length, DIGEST_SIZE)} articles (no language model)`);
+      const digest = extractiveDigest({ topicName: topic.name, articles });
+      // quoted, so grounded by construction: the check records it and changes nothing
+      const { grounding } = groundLocally(
+        digest.original.summary_text,
+        digest.cited.map(sourceText),
+        this.deps.clock.now(),
+      );
+      written = { ...digest, ordered: digest.cited, grounding };
+    }
+    const { original, ordered } = written;
 
     step('drawing the cover');
     const coverImageUrl = await this.cover(topic, weekStart, ordered, model);
-    step('translating');
-    const translations = await this.translate(original, model, topic.id);
+    let translations = written.translations;
+    if (model) {
+      step('translating');
+      translations = await this.translate(original, model, topic.id);
+    }
     const report = await this.deps.reports.saveCompleted({
       topicId: topic.id,
       weekStartDate: weekStart,
       title: original.title,
       summaryText: original.summary_text,
       coverImageUrl,
-      articleCount: articles.length,
+      articleCount: model ? articles.length : ordered.length,
+      method: model ? 'model' : 'extractive',
       articleIds: ordered.map((a) => a.id),
       translations,
+      grounding: written.grounding,
     });
     this.deps.logger.info({
       event: 'report.weekly.generated',
       report_id: report.id,
       topic_id: topic.id,
       week_start: weekStart,
-      article_count: articles.length,
+      article_count: report.articleCount,
+      method: report.method,
+      grounding_score: written.grounding.score,
+      removed_sentences: written.grounding.removed.length,
       has_cover: Boolean(coverImageUrl),
     });
     return report;
@@ -250,7 +301,7 @@ export class WeeklyReportService {
   private async completeJson(model: LanguageModel, messages: ChatMessage[]): Promise<ReportTranslation> {
     let last: unknown;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const res = await model.complete({ messages, json: true, temperature: 0.3 });
+      const res = await model.complete({ messages, json: true, temperature: 0.3, purpose: 'report' });
       try {
         return parseReportJson(res.text);
       } catch (err) {
@@ -270,7 +321,7 @@ export class WeeklyReportService {
     topic: Topic,
     weekStart: string,
     articles: ReportArticle[],
-    model: LanguageModel,
+    model: LanguageModel | null,
   ): Promise<string | null> {
     const { covers, media, logger } = this.deps;
     try {
@@ -280,7 +331,7 @@ export class WeeklyReportService {
       );
       const label = weekLabel(weekStart);
       let png: Buffer | null = null;
-      if (model.generateImage) {
+      if (model?.generateImage) {
         try {
           const raw = await model.generateImage(coverPrompt(topic.name, tags, label), IMAGE_REQUEST_SIZE);
           png = await covers.fit(raw, COVER_SIZE);

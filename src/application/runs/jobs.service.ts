@@ -10,6 +10,7 @@ import type {
   WeeklyRunSummary,
 } from '../reports/weekly-report.service.js';
 import type { Job, RunsService, RunView } from './runs.service.js';
+import type { RunField } from '../../domain/runs.js';
 
 /** What a job shows on a terminal while it runs (CLI). */
 export interface JobWatch {
@@ -25,7 +26,7 @@ export function refreshSummaryFields(s: RefreshSummary): Record<string, number> 
     updated: s.updated,
     unchanged: s.unchanged,
     failed: s.failed,
-  };
+  } satisfies Partial<Record<RunField, number>>;
   for (const [source, n] of Object.entries(s.by_source)) fields[`from_${source}`] = n;
   return fields;
 }
@@ -39,7 +40,7 @@ export function reportSummaryFields(s: WeeklyRunSummary): Record<string, string 
     existing: count('existing'),
     skipped: count('skipped'),
     failed: count('failed'),
-  };
+  } satisfies Partial<Record<RunField, string | number>>;
 }
 
 /**

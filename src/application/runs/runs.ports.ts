@@ -39,6 +39,14 @@ export interface RunRepository {
     kind?: RunKind;
     status?: 'queued' | 'running';
   }): Promise<RunRecord>;
+  /**
+   * Creates the run unless a run of the same kind is queued or running with a heartbeat newer than
+   * `staleBefore` (here or in another process): then null. Race-free: check and insert are one step.
+   */
+  createExclusive(
+    input: { trigger: string; correlationId: string; kind: RunKind; status?: 'queued' | 'running' },
+    staleBefore: Date,
+  ): Promise<RunRecord | null>;
   /** progress and a heartbeat; a run that was queued is running from now on */
   progress(id: string, progress: { done: number; total: number }): Promise<void>;
   /** stores the errors (at most RUN_ERRORS_KEPT per run) and counts all of them */

@@ -1,6 +1,7 @@
 import { conflict, invalid, notFound } from '../../domain/errors.js';
 import {
   RUN_KINDS,
+  RUN_STALE_AFTER_MS,
   RUN_STATUSES,
   endStatus,
   normalizeTrigger,
@@ -11,17 +12,20 @@ import {
 import { isUuid } from '../../domain/text.js';
 import { currentCorrelationId, newCorrelationId, runWithCorrelation } from '../shared/context.js';
 import type { Clock, Logger } from '../shared/ports.js';
+import type { LlmUsageStore, LlmUsageTotals } from '../shared/llm-usage.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunRecord, RunRepository } from './runs.ports.js';
 
 export interface RunErrorView {
   source_id?: string;
   article_id?: string;
+  /** the failed article's title (absent when the article is gone) */
+  article_title?: string;
   topic_id?: string;
   message: string;
 }
 
-/** GET /admin/runs items (DESIGN.md §4): the run without its item errors */
+/** GET /admin/runs items (docs/decisions/0051-runs-as-records.md): the run without its item errors */
 export interface RunSummaryView {
   id: string;
   kind: RunKind;
@@ -40,6 +44,8 @@ export interface RunSummaryView {
 /** GET /admin/runs/{id} */
 export interface RunView extends RunSummaryView {
   errors: RunErrorView[];
+  /** what the run's model calls cost, in all and per purpose (analysis, translation, report...) */
+  llm: LlmUsageTotals & { by_purpose: ({ purpose: string } & LlmUsageTotals)[] };
 }
 
 /** What a job reports while it works. */
@@ -55,8 +61,6 @@ export interface JobResult {
 
 export type Job = (tracker: RunTracker) => Promise<JobResult>;
 
-/** a run's heartbeat older than this is from a process that is gone (several heartbeats missed) */
-const STALE_AFTER_MS = 5 * 60_000;
 const DETAIL_ERRORS = 500;
 
 const summaryView = (r: RunRecord): RunSummaryView => ({
@@ -84,6 +88,7 @@ export class RunsService {
     private readonly runs: RunRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly usage?: Pick<LlmUsageStore, 'forRun'>,
   ) {}
 
   async list(q: { kind?: string; status?: string; limit?: number; offset?: number }) {
@@ -106,12 +111,23 @@ export class RunsService {
     if (!isUuid(id)) throw notFound('run', 'run_not_found');
     const run = await this.runs.get(id);
     if (!run) throw notFound('run', 'run_not_found');
-    const errors = await this.runs.errors(id, DETAIL_ERRORS);
+    const [errors, byPurpose] = await Promise.all([
+      this.runs.errors(id, DETAIL_ERRORS),
+      this.usage?.forRun(id) ?? Promise.resolve([]),
+    ]);
+    const sum = (k: keyof LlmUsageTotals) => byPurpose.reduce((n, p) => n + p[k], 0);
     return {
       ...summaryView(run),
+      llm: {
+        calls: sum('calls'),
+        prompt_tokens: sum('prompt_tokens'),
+        completion_tokens: sum('completion_tokens'),
+        by_purpose: byPurpose,
+      },
       errors: errors.map((e) => ({
         ...(e.sourceId ? { source_id: e.sourceId } : {}),
         ...(e.articleId ? { article_id: e.articleId } : {}),
+        ...(e.articleTitle ? { article_title: e.articleTitle } : {}),
         ...(e.topicId ? { topic_id: e.topicId } : {}),
         message: e.message,
       })),
@@ -138,10 +154,15 @@ export class RunsService {
   async closeInterrupted(opts: { exclusiveDatabase: boolean }): Promise<number> {
     const closed = await this.runs.closeInterrupted({
       all: opts.exclusiveDatabase,
-      staleBefore: new Date(this.clock.now().getTime() - STALE_AFTER_MS),
+      staleBefore: new Date(this.clock.now().getTime() - RUN_STALE_AFTER_MS),
     });
     if (closed) this.logger.warn({ event: 'run.interrupted_closed', runs: closed });
     return closed;
+  }
+
+  /** the kinds of the runs this process is working on (what a shutdown waits for) */
+  activeKinds(): RunKind[] {
+    return [...new Set([...this.active.values()].map((r) => r.kind))];
   }
 
   /** resolves when the runs this process started have ended: shutdown waits for them */
@@ -151,15 +172,13 @@ export class RunsService {
 
   private async launch(kind: RunKind, trigger: string, job: Job) {
     if ([...this.active.values()].some((r) => r.kind === kind)) throw busy(kind);
-    const elsewhere = await this.runs.list({ kind, status: 'running', limit: 1, offset: 0 });
-    if (elsewhere.total > 0) throw busy(kind);
     const correlationId = currentCorrelationId() ?? newCorrelationId();
-    const run = await this.runs.create({
-      kind,
-      trigger: normalizeTrigger(trigger),
-      correlationId,
-      status: 'running',
-    });
+    // one step in the database: two starts at the same moment (here or elsewhere) cannot both pass
+    const run = await this.runs.createExclusive(
+      { kind, trigger: normalizeTrigger(trigger), correlationId, status: 'running' },
+      new Date(this.clock.now().getTime() - RUN_STALE_AFTER_MS),
+    );
+    if (!run) throw busy(kind);
     const done = runWithCorrelation(correlationId, () => this.execute(run, job));
     this.active.set(run.id, { kind, done });
     void done.finally(() => this.active.delete(run.id));

@@ -11,6 +11,22 @@ export interface CompletionRequest {
   json?: boolean;
   temperature?: number;
   maxTokens?: number;
+  /**
+   * structured output: the answer is a JSON object of this JSON schema (OpenAI response_format
+   * json_schema, strict); takes precedence over `json`
+   */
+  schema?: { name: string; schema: Record<string, unknown> };
+  /** aborts the request (and its retries): the caller went away, or e.g. AbortSignal.timeout(ms) */
+  signal?: AbortSignal;
+  /**
+   * streams the answer: called with each piece of text as the model writes it (the resolved
+   * Completion still holds the whole text)
+   */
+  onDelta?: (text: string) => void;
+  /** what the call is for, as its cost is counted (analysis, translation, report...) */
+  purpose?: string;
+  /** the run the call belongs to, when there is one */
+  runId?: string | null;
 }
 
 export interface Completion {

@@ -37,7 +37,7 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Structured logger: `event` names the dot-named log event (DESIGN.md §4). */
+/** Structured logger: `event` names the dot-named log event (docs/decisions/0020-log-events.md). */
 export interface Logger {
   debug(fields: Record<string, unknown>, msg?: string): void;
   info(fields: Record<string, unknown>, msg?: string): void;

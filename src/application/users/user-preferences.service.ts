@@ -7,6 +7,8 @@ export interface NotificationSettingsOut {
   messenger_chat_id: string | null;
   messenger_enabled: boolean;
   locale: Locale;
+  /** phone apps (the Reader API) show our summary and zh-TW translation above the article */
+  reader_summary_block: boolean;
 }
 
 /** Which delivery channels the server can use (whether SMTP / a Telegram bot are configured). */
@@ -26,6 +28,7 @@ const DEFAULTS: NotificationSettings = {
   messengerChatId: null,
   messengerEnabled: false,
   locale: 'en',
+  readerSummaryBlock: true,
 };
 
 const out = (s: NotificationSettings): NotificationSettingsOut => ({
@@ -33,6 +36,7 @@ const out = (s: NotificationSettings): NotificationSettingsOut => ({
   messenger_chat_id: s.messengerChatId,
   messenger_enabled: s.messengerEnabled,
   locale: s.locale,
+  reader_summary_block: s.readerSummaryBlock,
 });
 
 /** A user's topic subscriptions and notification settings; every call is scoped to that user. */
@@ -63,13 +67,18 @@ export class UserPreferencesService {
     await this.repo.unsubscribe(userId, topicId);
   }
 
+  /** whether Reader API items carry the summary block (on unless the user turned it off) */
+  async readerSummaryBlock(userId: string): Promise<boolean> {
+    return ((await this.repo.getSettings(userId)) ?? DEFAULTS).readerSummaryBlock;
+  }
+
   async settings(userId: string): Promise<NotificationSettingsOut & { delivery: DeliveryChannels }> {
     return { ...out((await this.repo.getSettings(userId)) ?? DEFAULTS), delivery: { ...this.channels } };
   }
 
   async saveSettings(
     userId: string,
-    body: NotificationSettingsOut,
+    body: Omit<NotificationSettingsOut, 'reader_summary_block'> & { reader_summary_block?: boolean },
   ): Promise<NotificationSettingsOut & { delivery: DeliveryChannels }> {
     const chatId = body.messenger_chat_id?.trim() || null;
     if (chatId && !TELEGRAM_CHAT_ID.test(chatId))
@@ -84,11 +93,15 @@ export class UserPreferencesService {
       throw invalid('messenger notifications need a chat id', 'messenger_chat_id_required', [
         { path: '/messenger_chat_id', message: 'required when messenger_enabled is true' },
       ]);
+    // a client that does not know the Reader setting leaves it as it was
+    const readerSummaryBlock =
+      body.reader_summary_block ?? ((await this.repo.getSettings(userId)) ?? DEFAULTS).readerSummaryBlock;
     const saved = await this.repo.upsertSettings(userId, {
       emailEnabled: body.email_enabled,
       messengerChatId: chatId,
       messengerEnabled: body.messenger_enabled,
       locale: body.locale,
+      readerSummaryBlock,
     });
     return { ...out(saved), delivery: { ...this.channels } };
   }

@@ -12,6 +12,8 @@ export interface NotificationSettings {
   messengerChatId: string | null;
   messengerEnabled: boolean;
   locale: Locale;
+  /** Reader API items (phone apps) carry the summary and translation block above the article */
+  readerSummaryBlock: boolean;
 }
 
 export interface UserPreferencesRepository {

@@ -22,6 +22,8 @@ const KNOWN_IDS_MAX = 50_000;
 /** views remembered in process while the cache is down (dedup entries; counts are per article) */
 const LOCAL_SEEN_MAX = 200_000;
 const CACHE_RETRY_MS = 5000;
+/** articles remembered for the quick flush; beyond this the periodic flush takes them */
+const RECENT_MAX = 50_000;
 
 /**
  * View counting: POST /articles/{id}/view counts one view per IP and article per 24 h in the cache;
@@ -42,6 +44,9 @@ export class ViewsService {
    */
   private readonly localSeen = new Map<string, { until: number; articleId: string; unflushed: boolean }>();
   private cacheDown = false;
+  /** articles counted since the last quick flush (noteRecent) */
+  private readonly recent = new Set<string>();
+  private recentTimer: ReturnType<typeof setTimeout> | null = null;
   /** while the cache is down, views skip it until this time (ms) instead of waiting on each call */
   private retryCacheAt = 0;
 
@@ -49,6 +54,7 @@ export class ViewsService {
     private readonly cache: KeyValueCache,
     private readonly store: ViewCountStore,
     private readonly logger: Logger,
+    private readonly options: { recentFlushDelayMs?: number } = {},
   ) {}
 
   /** true when the view was counted (unknown article and repeated views are not) */
@@ -63,6 +69,7 @@ export class ViewsService {
     if (this.cacheDown && Date.now() < this.retryCacheAt) return this.countLocally(key, articleId);
     try {
       const counted = await this.cache.incrOnce(key, VIEW_DEDUP_SECONDS, viewCounterKey(articleId));
+      if (counted) this.noteRecent(articleId);
       if (this.cacheDown) {
         this.cacheDown = false;
         this.logger.info({ event: 'views.cache_recovered' }, 'the cache answers again');
@@ -92,6 +99,50 @@ export class ViewsService {
       for (const [k, e] of this.localSeen) if (e.until <= now && !e.unflushed) this.localSeen.delete(k);
     this.localSeen.set(key, { until: now + VIEW_DEDUP_SECONDS * 1000, articleId, unflushed: true });
     return true;
+  }
+
+  /**
+   * An article just viewed: its counter is moved into the stored count `recentFlushDelayMs` later
+   * (VIEW_COUNT_RECENT_FLUSH_SECONDS), so that sorting by views (which reads the stored count) agrees with the
+   * count the list and the reader view show within seconds. Only the counters of the articles this
+   * process counted are taken (GETDEL, like the full flush): no scan of the cache, and a counter is
+   * added once whichever flush takes it. The periodic flush still takes everything else (another
+   * process's counters, a process that stopped before its next quick flush).
+   */
+  private noteRecent(articleId: string): void {
+    const delay = this.options.recentFlushDelayMs ?? 0;
+    if (delay <= 0) return;
+    if (this.recent.size < RECENT_MAX) this.recent.add(articleId);
+    this.recentTimer ??= setTimeout(() => {
+      this.recentTimer = null;
+      void this.flushRecent().catch((err: unknown) =>
+        this.logger.warn({ event: 'views.flush.recent_failed', err }, 'recent views stay for the next flush'),
+      );
+    }, delay);
+    this.recentTimer.unref?.();
+  }
+
+  /** moves the counters of the articles viewed since the last call into the stored count now */
+  flushRecent(): Promise<FlushResult> {
+    const run = this.tail.then(async () => {
+      const ids = [...this.recent];
+      this.recent.clear();
+      const total: FlushResult = { articles: 0, views: 0 };
+      for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+        const chunk = ids.slice(i, i + WRITE_BATCH);
+        const values = await this.cache.take(chunk.map(viewCounterKey));
+        const batch = chunk
+          .map((articleId, n) => ({ articleId, views: Number(values[n]) }))
+          .filter((b) => Number.isInteger(b.views) && b.views > 0);
+        if (!batch.length) continue;
+        const applied = await this.write(batch);
+        total.articles += applied.articles;
+        total.views += applied.views;
+      }
+      return total;
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   /** Views counted in process become cache counters again; SET NX on their keys keeps them single. */
@@ -140,6 +191,26 @@ export class ViewsService {
     if (this.cacheDown && Date.now() < this.retryCacheAt) return n;
     const counted = Number(await this.cache.get(viewCounterKey(articleId)).catch(() => null));
     return n + (Number.isInteger(counted) && counted > 0 ? counted : 0);
+  }
+
+  /** pending() for a page of articles: the cache counters read at once, only those above 0 */
+  async pendingMany(articleIds: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const id of articleIds) {
+      let n = this.localCounts.get(id) ?? 0;
+      if (this.localSeen.size)
+        for (const e of this.localSeen.values()) if (e.unflushed && e.articleId === id) n++;
+      if (n) out.set(id, n);
+    }
+    if (!articleIds.length || (this.cacheDown && Date.now() < this.retryCacheAt)) return out;
+    const counted = await Promise.all(
+      articleIds.map((id) => this.cache.get(viewCounterKey(id)).catch(() => null)),
+    );
+    counted.forEach((v, i) => {
+      const n = Number(v);
+      if (v && Number.isInteger(n) && n > 0) out.set(articleIds[i]!, (out.get(articleIds[i]!) ?? 0) + n);
+    });
+    return out;
   }
 
   flush(): Promise<FlushResult> {

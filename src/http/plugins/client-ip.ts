@@ -113,7 +113,7 @@ export function canonicalIp(text: string): string | null {
 }
 
 /**
- * The client's address by the proxy-addr rule (DESIGN.md §4): start at the socket peer; while the
+ * The client's address by the proxy-addr rule (docs/decisions/0014-client-address.md): start at the socket peer; while the
  * address in hand is a trusted proxy, step to the next X-Forwarded-For entry from the right. The
  * first address that is not a trusted proxy is the client. Entries that are not IP addresses are
  * skipped, so a proxy that appends ($proxy_add_x_forwarded_for) cannot be fooled by what the client

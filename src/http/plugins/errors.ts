@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, type ErrorKind } from '../../domain/errors.js';
+import { isAppError, type ErrorCode, type ErrorKind } from '../../domain/errors.js';
+import { codeForStatus, errorBody } from '../error-body.js';
 
 const STATUS: Record<ErrorKind, number> = {
   Invalid: 422,
@@ -15,13 +16,11 @@ const STATUS: Record<ErrorKind, number> = {
 export function sendError(
   reply: FastifyReply,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: { path?: string; message: string }[],
 ) {
-  return reply.status(status).send({
-    error: { code, message, correlation_id: String(reply.request.id), ...(details ? { details } : {}) },
-  });
+  return reply.status(status).send(errorBody(code, message, String(reply.request.id), details));
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -85,18 +84,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = fe.statusCode ?? 500;
     if (status < 500) {
-      const code =
-        status === 413
-          ? 'payload_too_large'
-          : status === 415
-            ? 'unsupported_media_type'
-            : status === 404
-              ? 'not_found'
-              : status === 429
-                ? 'rate_limited'
-                : 'bad_request';
       // Fastify's own 4xx messages (bad JSON, empty body with a content type) are safe to show
-      return sendError(reply, status === 400 ? 400 : status, code, fe.message);
+      return sendError(reply, status, codeForStatus(status), fe.message);
     }
     req.log.error({ event: 'http.unhandled_error', err }, 'unhandled error');
     return sendError(reply, 500, 'internal_error', 'an internal error occurred');

@@ -33,6 +33,14 @@ const ArticleFields = {
   view_count: Type.Integer({ description: '0 if never viewed' }),
   is_favorited: Type.Boolean({ description: 'false for guests' }),
   is_read: Type.Boolean({ description: 'read by the caller; false for guests' }),
+  work: Type.Object(
+    {
+      id: Uuid({ description: 'the work (GET /works/{id}); an article alone in its work has its own id' }),
+      versions: Type.Integer({ description: 'articles of the work, this one included' }),
+      coverage: Type.Integer({ description: 'articles of other works that link to or name this work' }),
+    },
+    { title: 'WorkRef' },
+  ),
 };
 const SnippetSegment = Type.Object({ text: Type.String(), highlight: Type.Boolean() });
 export const ArticleOut = Type.Object(
@@ -93,6 +101,12 @@ const ListQuery = Obj({
   topic_id: Type.Optional(Uuid()),
   tag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  collapse: Type.Optional(
+    Type.Literal('work', {
+      description:
+        'one row per work: its published version, else its preprint, else its earliest (every sort, filter and search applies to that row)',
+    }),
+  ),
   q: Type.Optional(
     Type.String({
       maxLength: 200,
@@ -122,6 +136,7 @@ export const summaryOut = (a: ArticleSummary) => ({
   is_favorited: a.isFavorited,
   is_read: a.isRead,
   snippet: a.snippet,
+  work: a.work,
 });
 const detailOut = (a: ReaderArticle) => ({
   ...summaryOut(a),
@@ -143,11 +158,16 @@ export const articleRoutes =
     app.get(
       '/articles',
       {
+        // a search costs the database far more than a page of the list: only searches count
+        config: {
+          rateLimit: 'search',
+          rateLimitWhen: (req) => !!(req.query as { q?: unknown }).q,
+        },
         schema: {
           tags: ['articles'],
           summary: 'Articles, sorted and filtered; rows without a sort value come last',
           querystring: ListQuery,
-          response: { 200: ArticlePageOut, ...errors(422) },
+          response: { 200: ArticlePageOut, ...errors(422, 429) },
         },
       },
       async (req) => {
@@ -165,12 +185,17 @@ export const articleRoutes =
       {
         schema: {
           tags: ['articles'],
-          summary: 'The reader view; marks the article read for a signed-in caller',
+          summary: 'The reader view; marks the article read for a signed-in caller (not with a read token)',
           params: IdParams,
           response: { 200: ArticleDetailOut, ...errors(404, 422) },
         },
       },
-      async (req) => detailOut(await services.articles.get(req.params.id, req.principal?.userId ?? null)),
+      async (req) =>
+        detailOut(
+          await services.articles.get(req.params.id, req.principal?.userId ?? null, {
+            markRead: req.principal?.token?.scope !== 'read',
+          }),
+        ),
     );
 
     app.post(

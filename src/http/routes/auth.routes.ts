@@ -1,22 +1,22 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
-import { principalOf, requireUser } from '../plugins/auth.js';
+import { principalOf, requireSession, requireUser } from '../plugins/auth.js';
 import type { Services } from '../services.js';
 
-const UserOut = Type.Object({
+export const UserOut = Type.Object({
   id: Uuid(),
   email: Type.String(),
   display_name: Nullable(Type.String()),
   role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
 });
-const SessionOut = Type.Object({
+export const SessionOut = Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('bearer'),
   expires_in: Type.Integer(),
   user: UserOut,
 });
-const Email = Type.String({ format: 'email', maxLength: 254 });
+export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const authRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
@@ -36,6 +36,11 @@ export const authRoutes =
               description: 'at least 10 characters, not only whitespace, not a common password',
             }),
             display_name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+            locale: Type.Optional(
+              Type.Union([Type.Literal('en'), Type.Literal('zh-TW')], {
+                description: 'the language signed up in: the default language of the notifications',
+              }),
+            ),
           }),
           response: { 201: SessionOut, ...errors(403, 409, 422, 429) },
         },
@@ -46,11 +51,13 @@ export const authRoutes =
     app.post(
       '/auth/login',
       {
-        config: { rateLimit: 'login' },
+        config: { rateLimit: 'login', loginThrottle: true },
         schema: {
           tags: ['auth'],
           summary: 'Sign in with e-mail and password',
           body: Obj({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }),
+          description:
+            '429 `rate_limited`: too many attempts from this address; 429 `sign_in_delayed`: too many failed attempts on this account, Retry-After says when the next may go ahead',
           response: { 200: SessionOut, ...errors(401, 422, 429) },
         },
       },
@@ -64,22 +71,30 @@ export const authRoutes =
           tags: ['auth'],
           summary: 'Whether anyone may sign up (REGISTRATION=open) or only admins create accounts',
           response: {
-            200: Type.Object({ registration: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }),
+            200: Type.Object({
+              registration: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+              password_reset_by_email: Type.Boolean({
+                description: 'whether "Forgot password" can e-mail a link (SMTP_URL is set)',
+              }),
+            }),
           },
         },
       },
-      async () => services.auth.registration(),
+      async () => ({
+        ...services.auth.registration(),
+        password_reset_by_email: services.accounts.resetByEmail(),
+      }),
     );
 
     app.post(
       '/auth/logout',
       {
-        preHandler: requireUser,
+        preHandler: requireSession,
         schema: {
           tags: ['auth'],
           summary: 'Sign out: this token and every other one of the account are refused from now on',
           security: [{ bearer: [] }],
-          response: { 204: NoContent, ...errors(401) },
+          response: { 204: NoContent, ...errors(401, 403) },
         },
       },
       async (req, reply) => {

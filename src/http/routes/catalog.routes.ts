@@ -1,15 +1,9 @@
-import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
-import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { IdParams, NoContent, Nullable, Obj, PartialObj, Uuid, errors } from '../schemas/common.js';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, Nullable, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
+import { adminCrud } from './admin-crud.js';
 
 const TopicOut = Type.Object({
   id: Uuid(),
@@ -51,80 +45,6 @@ const providerFields = {
 const admin = { preHandler: requireAdmin };
 const sec = { security: [{ bearer: [] }] };
 
-interface AdminWrites<F extends TProperties, O extends TSchema> {
-  path: string;
-  out: O;
-  fields: F;
-  /** what a write can answer besides 401, 403 and 422 */
-  createErrors: number[];
-  updateErrors: number[];
-  create(body: Static<TObject<F>>): Promise<Static<O>>;
-  update(id: string, body: Partial<Static<TObject<F>>>): Promise<Static<O>>;
-  remove(id: string): Promise<void>;
-}
-
-/** typed as a plain status map: the handlers' results are checked against AdminWrites instead */
-const responses = (ok: number, out: TSchema, more: number[]): Record<number, TSchema> => ({
-  [ok]: out,
-  ...errors(401, 403, ...more, 422),
-});
-
-/** POST {path}, PATCH {path}/:id and DELETE {path}/:id of one admin catalog resource. */
-function adminWrites<F extends TProperties, O extends TSchema>(
-  app: FastifyInstance<
-    RawServerDefault,
-    RawRequestDefaultExpression,
-    RawReplyDefaultExpression,
-    FastifyBaseLogger,
-    TypeBoxTypeProvider
-  >,
-  w: AdminWrites<F, O>,
-): void {
-  app.post(
-    w.path,
-    {
-      ...admin,
-      schema: {
-        tags: ['admin'],
-        ...sec,
-        body: Obj(w.fields),
-        response: responses(201, w.out, w.createErrors),
-      },
-    },
-    async (req, reply) => reply.status(201).send(await w.create(req.body as Static<TObject<F>>)),
-  );
-  app.patch(
-    `${w.path}/:id`,
-    {
-      ...admin,
-      schema: {
-        tags: ['admin'],
-        ...sec,
-        params: IdParams,
-        body: PartialObj(w.fields),
-        response: responses(200, w.out, w.updateErrors),
-      },
-    },
-    async (req) => w.update(req.params.id, req.body as Partial<Static<TObject<F>>>),
-  );
-  app.delete(
-    `${w.path}/:id`,
-    {
-      ...admin,
-      schema: {
-        tags: ['admin'],
-        ...sec,
-        params: IdParams,
-        response: { 204: NoContent, ...errors(401, 403, 404) },
-      },
-    },
-    async (req, reply) => {
-      await w.remove(req.params.id);
-      return reply.status(204).send(null);
-    },
-  );
-}
-
 export const catalogRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -142,44 +62,32 @@ export const catalogRoutes =
       async () => c.listTopics(),
     );
 
-    app.get(
-      '/admin/topics',
-      {
-        ...admin,
-        schema: { tags: ['admin'], ...sec, response: { 200: Type.Array(TopicOut), ...errors(401, 403) } },
-      },
-      async () => c.listTopics({ includeInactive: true }),
-    );
-    adminWrites(app, {
+    adminCrud(app, {
       path: '/admin/topics',
-      out: TopicOut,
-      fields: topicFields,
-      createErrors: [409],
-      updateErrors: [404, 409],
-      create: (body) => c.createTopic(body),
-      update: (id, body) => c.updateTopic(id, body),
-      remove: (id) => c.deleteTopic(id),
+      list: { out: Type.Array(TopicOut), run: () => c.listTopics({ includeInactive: true }) },
+      create: { fields: topicFields, out: TopicOut, errors: [409], run: (body) => c.createTopic(body) },
+      update: {
+        fields: topicFields,
+        out: TopicOut,
+        errors: [404, 409],
+        run: (id, body) => c.updateTopic(id, body),
+      },
+      remove: { run: (id) => c.deleteTopic(id) },
     });
 
     // sources: sources.routes.ts
 
-    app.get(
-      '/admin/providers',
-      {
-        ...admin,
-        schema: { tags: ['admin'], ...sec, response: { 200: Type.Array(ProviderOut), ...errors(401, 403) } },
-      },
-      async () => c.listProviders(),
-    );
-    adminWrites(app, {
+    adminCrud(app, {
       path: '/admin/providers',
-      out: ProviderOut,
-      fields: providerFields,
-      createErrors: [],
-      updateErrors: [404],
-      create: (body) => c.createProvider(body),
-      update: (id, body) => c.updateProvider(id, body),
-      remove: (id) => c.deleteProvider(id),
+      list: { out: Type.Array(ProviderOut), run: () => c.listProviders() },
+      create: { fields: providerFields, out: ProviderOut, errors: [], run: (body) => c.createProvider(body) },
+      update: {
+        fields: providerFields,
+        out: ProviderOut,
+        errors: [404],
+        run: (id, body) => c.updateProvider(id, body),
+      },
+      remove: { run: (id) => c.deleteProvider(id) },
     });
     app.post(
       '/admin/providers/:id/test',

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
+import { Nullable, Obj, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
+import { adminCrud } from './admin-crud.js';
 
 const PublicEntry = Type.Object({
   metric_key: Type.String(),
@@ -38,18 +39,53 @@ export const metricsRoutes =
       async () => c.listPublic(),
     );
     app.get(
-      '/admin/metric-definitions',
+      '/articles/metric-coverage',
       {
-        preHandler: requireAdmin,
         schema: {
-          tags: ['admin', 'metrics'],
-          ...sec,
-          summary: 'Every catalog metric with its id and enabled flag',
-          response: { 200: Type.Array(AdminEntry), ...errors(401, 403) },
+          tags: ['metrics', 'articles'],
+          summary: 'How many articles have a value of a metric (what sorting by it can order)',
+          description:
+            'share = with_value / articles; pending_lookups: articles with a DOI or arXiv id whose ' +
+            'value has not been looked up yet (looked up within minutes of their arrival). ' +
+            '422 for a metric that is unknown or disabled.',
+          querystring: Obj({
+            metric_key: Type.String({ minLength: 1, maxLength: 100 }),
+            topic_id: Type.Optional(Uuid()),
+          }),
+          response: {
+            200: Type.Object({
+              metric_key: Type.String(),
+              topic_id: Nullable(Uuid()),
+              articles: Type.Integer(),
+              with_value: Type.Integer(),
+              share: Type.Number({ minimum: 0, maximum: 1 }),
+              pending_lookups: Type.Integer(),
+            }),
+            ...errors(422),
+          },
         },
       },
-      async () => c.listAdmin(),
+      async (req) => c.coverage({ metricKey: req.query.metric_key, topicId: req.query.topic_id }),
     );
+    adminCrud(app, {
+      path: '/admin/metric-definitions',
+      tags: ['admin', 'metrics'],
+      list: {
+        summary: 'Every catalog metric with its id and enabled flag',
+        out: Type.Array(AdminEntry),
+        run: () => c.listAdmin(),
+      },
+      update: {
+        summary: 'Toggle a metric or choose its icon (only these two fields are ever applied)',
+        fields: {
+          enabled: Type.Boolean(),
+          icon_name: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
+        },
+        out: AdminEntry,
+        errors: [404],
+        run: (id, body) => c.update(id, body),
+      },
+    });
     app.get(
       '/admin/metric-definitions/icons',
       {
@@ -62,24 +98,6 @@ export const metricsRoutes =
         },
       },
       async () => c.icons(),
-    );
-    app.patch(
-      '/admin/metric-definitions/:id',
-      {
-        preHandler: requireAdmin,
-        schema: {
-          tags: ['admin', 'metrics'],
-          ...sec,
-          summary: 'Toggle a metric or choose its icon (only these two fields are ever applied)',
-          params: IdParams,
-          body: Obj({
-            enabled: Type.Optional(Type.Boolean()),
-            icon_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
-          }),
-          response: { 200: AdminEntry, ...errors(401, 403, 404, 422) },
-        },
-      },
-      async (req) => c.update(req.params.id, req.body),
     );
     app.post(
       '/admin/jobs/refresh-metrics',

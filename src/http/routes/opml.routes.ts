@@ -59,6 +59,20 @@ const ImportResult = Type.Object({
       ]),
     }),
   ),
+  refused: Type.Array(
+    Type.Object({
+      topic: Type.String(),
+      name: Type.String(),
+      url: Type.String(),
+      host: Type.String({ description: 'the host to name in allow_hosts to import it anyway' }),
+      reason: Type.String({ description: 'why the outbound rules refuse it (its address range)' }),
+    }),
+    {
+      description:
+        'feeds on a loopback, private, link-local or metadata address (the rules of item links, ' +
+        'FETCH_ALLOWED_HOSTS), left out unless their host is in allow_hosts',
+    },
+  ),
   created: Type.Object({ topics: Type.Integer({ minimum: 0 }), sources: Type.Integer({ minimum: 0 }) }),
 });
 
@@ -121,6 +135,14 @@ export const opmlRoutes =
                 description: 'the topic of feeds outside any folder (default "Imported")',
               }),
             ),
+            allow_hosts: Type.Optional(
+              Type.String({
+                maxLength: 2000,
+                description:
+                  'comma-separated hosts whose feeds are imported although the outbound rules refuse ' +
+                  'their address (an intranet feed the admin vouches for)',
+              }),
+            ),
           }),
           body: {
             content: Object.fromEntries(
@@ -138,6 +160,7 @@ export const opmlRoutes =
           dryRun: req.query.dry_run ?? false,
           defaultTopic: req.query.default_topic,
           contentType: req.headers['content-type'],
+          allowHosts: req.query.allow_hosts?.split(',').filter((h) => h.trim()),
         }),
     );
   };

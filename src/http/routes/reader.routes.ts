@@ -15,7 +15,17 @@ const MarkAllBody = Obj({
   source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   favorites_only: Type.Optional(Type.Boolean({ default: false })),
+  dry_run: Type.Optional(
+    Type.Boolean({ default: false, description: 'only count the unread articles it would mark' }),
+  ),
 });
+const MarkAllOut = Type.Object({
+  marked: Type.Integer({ description: 'articles marked read (with dry_run: that would be)' }),
+  undo_token: Type.Union([Type.String(), Type.Null()], {
+    description: 'POST it to /articles/read/undo to make exactly these articles unread again',
+  }),
+});
+const UndoBody = Obj({ undo_token: Type.String({ minLength: 1, maxLength: 40 }) });
 
 /** Read state (mark, unmark, mark all of a filter, unread counts) and similar articles. */
 export const readerRoutes =
@@ -68,17 +78,32 @@ export const readerRoutes =
           ...sec,
           summary: 'Mark every article matching the list filter read (at most 50,000 per call, newest first)',
           body: MarkAllBody,
-          response: { 200: Type.Object({ marked: Type.Integer() }), ...errors(401, 422) },
+          response: { 200: MarkAllOut, ...errors(401, 422) },
         },
       },
       async (req) => {
-        const { topic_id, favorites_only, ...rest } = req.body;
-        return reads.markAll(principalOf(req).userId, {
-          ...rest,
-          topicId: topic_id,
-          favoritesOnly: favorites_only,
-        });
+        const { topic_id, favorites_only, dry_run, ...rest } = req.body;
+        return reads.markAll(
+          principalOf(req).userId,
+          { ...rest, topicId: topic_id, favoritesOnly: favorites_only },
+          dry_run,
+        );
       },
+    );
+
+    app.post(
+      '/articles/read/undo',
+      {
+        ...user,
+        schema: {
+          tags: ['articles'],
+          ...sec,
+          summary: 'Undo one "mark all as read": its articles are unread again',
+          body: UndoBody,
+          response: { 200: Type.Object({ unmarked: Type.Integer() }), ...errors(401, 422) },
+        },
+      },
+      async (req) => reads.undoMarkAll(principalOf(req).userId, req.body.undo_token),
     );
 
     app.get(
@@ -104,12 +129,13 @@ export const readerRoutes =
     app.get(
       '/articles/:id/similar',
       {
+        config: { rateLimit: 'similar' },
         schema: {
           tags: ['articles'],
           summary:
             "Up to five nearest articles of the same topic by embedding cosine, among the topic's 5,000 most recent",
           params: IdParams,
-          response: { 200: Type.Object({ items: Type.Array(ArticleOut) }), ...errors(404, 422) },
+          response: { 200: Type.Object({ items: Type.Array(ArticleOut) }), ...errors(404, 422, 429) },
         },
       },
       async (req) => {

@@ -11,6 +11,58 @@ const ArticleSourceOut = Type.Object({
   url: Type.String(),
   public_article_id: Uuid(),
 });
+const Support = Type.Union([Type.Literal('supported'), Type.Literal('partial'), Type.Literal('unsupported')]);
+const GroundingOut = Type.Object(
+  {
+    score: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'share of the cited sentences their sources support (partial counts half)',
+    }),
+    method: Type.Union([Type.Literal('model'), Type.Literal('local')], {
+      description:
+        'local: figures, names and key terms of each sentence found in its source; model: that, ' +
+        'then each sentence judged by the language model with a quote found in its source',
+    }),
+    checked_at: DateTime(),
+    sentences: Type.Array(
+      Type.Object({
+        index: Type.Integer({ description: 'position of the sentence in the original summary_text' }),
+        text: Type.String(),
+        citations: Type.Array(Type.Integer()),
+        support: Support,
+        evidence: Type.Array(
+          Type.Object({
+            n: Type.Integer(),
+            quote: Type.String({ description: 'the shortest passage of source n that supports it' }),
+          }),
+        ),
+        revised_from: Type.Optional(
+          Type.String({
+            description: 'the sentence as first written, when it was revised with the evidence',
+          }),
+        ),
+      }),
+    ),
+    removed: Type.Array(
+      Type.Object({
+        text: Type.String(),
+        reason: Type.Union([
+          Type.Literal('citation_out_of_range'),
+          Type.Literal('figure_not_in_source'),
+          Type.Literal('not_in_source'),
+          Type.Literal('unsupported_by_model'),
+          Type.Literal('quote_not_in_source'),
+        ]),
+        revised: Type.Optional(
+          Type.String({ description: "the model's revision with the evidence, which failed the check too" }),
+        ),
+      }),
+      { description: 'sentences dropped because no source supports them' },
+    ),
+  },
+  { title: 'ReportGrounding' },
+);
 const WeeklyReportOut = Type.Object(
   {
     id: Uuid(),
@@ -21,7 +73,13 @@ const WeeklyReportOut = Type.Object(
     cover_image_url: Nullable(Type.String()),
     article_count: Type.Integer(),
     status: Type.String(),
+    method: Type.Union([Type.Literal('model'), Type.Literal('extractive')], {
+      description:
+        'how the report was written: model (a language model) or extractive (without one: each ' +
+        "cited article's own best sentence, quoted)",
+    }),
     created_at: DateTime(),
+    grounding: Nullable(GroundingOut),
     sources: Type.Array(ArticleSourceOut),
   },
   { title: 'WeeklyReportOut' },
@@ -104,9 +162,9 @@ export const reportsRoutes =
           summary: 'Start the weekly report job as a run (idempotent per topic and week)',
           description:
             'Without topic_id: every active topic with articles in the week. Without week_start: the ' +
-            'last full week. Answers the run id at once (GET /admin/runs/{id}); 422 ' +
-            'multimodal_provider_missing when no multimodal provider is active, 404 for an unknown ' +
-            'topic, 409 while a report run is under way.',
+            'last full week. Without an active language-model provider the reports are extractive ' +
+            'digests. Answers the run id at once (GET /admin/runs/{id}); 404 for an unknown topic, ' +
+            '409 while a report run is under way.',
           security: [{ bearer: [] }],
           body: Obj({ topic_id: Type.Optional(Uuid()), week_start: Type.Optional(WeekStart) }),
           response: { 202: Obj({ run_id: Uuid() }), ...errors(401, 403, 404, 409, 422) },

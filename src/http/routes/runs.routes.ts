@@ -18,7 +18,7 @@ const RunFields = {
   progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
   summary: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]), {
     description:
-      'plain fields: a scrape its counts; metrics articles, updated, unchanged, failed, from_<source>; ' +
+      'plain fields: a scrape its counts; metrics articles, updated (values that changed), unchanged, failed, from_<source>; ' +
       'reports week_start, topics, created, existing, skipped, failed',
   }),
   error: Nullable(Type.String({ description: 'why the whole run failed or was interrupted' })),
@@ -27,15 +27,36 @@ const RunFields = {
 const RunItemError = Type.Object({
   source_id: Type.Optional(Uuid()),
   article_id: Type.Optional(Uuid()),
+  article_title: Type.Optional(
+    Type.String({ description: 'the failed article by name; absent when it was deleted since' }),
+  ),
   topic_id: Type.Optional(Uuid()),
   message: Type.String(),
 });
 const RunSummary = Type.Object(RunFields);
-const Run = Type.Object({ ...RunFields, errors: Type.Array(RunItemError) });
+const LlmTotals = {
+  calls: Type.Integer({ minimum: 0 }),
+  prompt_tokens: Type.Integer({ minimum: 0 }),
+  completion_tokens: Type.Integer({ minimum: 0 }),
+};
+const Run = Type.Object({
+  ...RunFields,
+  errors: Type.Array(RunItemError),
+  llm: Type.Object(
+    {
+      ...LlmTotals,
+      by_purpose: Type.Array(Type.Object({ purpose: Type.String(), ...LlmTotals })),
+    },
+    {
+      description:
+        "what the run's language-model calls cost, in all and per purpose (analysis, translation, report...)",
+    },
+  ),
+});
 const admin = { preHandler: requireAdmin };
 const sec = { security: [{ bearer: [] }] };
 
-/** Runs of every kind (DESIGN.md §4): history, progress and the items that failed. */
+/** Runs of every kind (docs/decisions/0051-runs-as-records.md): history, progress and the items that failed. */
 export const runsRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {

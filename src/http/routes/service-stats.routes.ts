@@ -14,10 +14,15 @@ const ServiceStatsBody = Type.Object({
     Type.Object({
       day: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
       completed: Count,
+      completed_with_errors: Type.Integer({ minimum: 0, description: 'completed, some items failed' }),
       failed: Count,
-      running: Count,
+      interrupted: Type.Integer({ minimum: 0, description: 'stopped by a shutdown or a crash' }),
+      running: Type.Integer({ minimum: 0, description: 'queued or running now' }),
     }),
-    { description: 'one entry per day of the window, oldest first' },
+    {
+      description:
+        'runs of every job (scrape, metrics, reports) started on each day of the window, by final status; oldest first',
+    },
   ),
   failures_per_stage: Type.Array(Type.Object({ stage: Type.String(), count: Count })),
   articles_per_source: Type.Array(Type.Object({ source: Type.String(), count: Count }), {
@@ -28,6 +33,19 @@ const ServiceStatsBody = Type.Object({
     with_citation: Count,
     share: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   }),
+  llm_usage_per_day: Type.Array(
+    Type.Object({
+      day: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
+      purpose: Type.String({ description: 'analysis, translation, report, ask...' }),
+      calls: Count,
+      prompt_tokens: Count,
+      completion_tokens: Count,
+    }),
+    {
+      description:
+        "the language model's calls and tokens per day and purpose, oldest first; days without calls are absent",
+    },
+  ),
   last_run_per_source: Type.Array(
     Type.Object({
       source_id: Uuid(),

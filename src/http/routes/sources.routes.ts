@@ -1,9 +1,10 @@
 import { Type, type TLiteral } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FEED_PROBLEMS, FETCH_INTERVAL } from '../../domain/catalog.js';
-import { DateTime, IdParams, NoContent, Nullable, Obj, PartialObj, Uuid, errors } from '../schemas/common.js';
+import { DateTime, IdParams, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
+import { adminCrud } from './admin-crud.js';
 
 const literals = <T extends string>(values: readonly T[]) =>
   Type.Union(values.map((v) => Type.Literal(v)) as unknown as [TLiteral<T>]);
@@ -29,7 +30,7 @@ const FetchOut = Type.Object({
   error_code: Nullable(ProblemCode),
   error: Nullable(Type.String()),
 });
-const SourceOut = Type.Object({
+const sourceOutFields = {
   id: Uuid(),
   topic_id: Uuid(),
   name: Type.String(),
@@ -43,6 +44,16 @@ const SourceOut = Type.Object({
   ),
   last_error: Nullable(Type.String()),
   last_fetch: Nullable(FetchOut),
+};
+const SourceOut = Type.Object(sourceOutFields);
+const CreatedSourceOut = Type.Object({
+  ...sourceOutFields,
+  first_fetch_run_id: Nullable(
+    Type.String({
+      description:
+        'the run that reads the new source at once (GET /admin/runs/{id}) when fetch_now; null without fetch_now, for a disabled source, or while another scraper run is under way: then it is read as soon as that one ends',
+    }),
+  ),
 });
 const sourceFields = {
   topic_id: Uuid(),
@@ -92,72 +103,44 @@ const PreviewOut = Type.Object({
 const admin = { preHandler: requireAdmin };
 const sec = { security: [{ bearer: [] }] };
 
-/** The admin's sources (DESIGN.md §4, issue 18). */
+/** The admin's sources (docs/decisions/0085-sources-that-explain-themselves.md). */
 export const sourcesRoutes =
   (services: Services): FastifyPluginAsyncTypebox =>
   async (app) => {
     const s = services.sources;
 
-    app.get(
-      '/admin/sources',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          summary: 'Sources with their latest fetch result and next scheduled fetch',
-          ...sec,
-          querystring: Obj({ topic_id: Type.Optional(Uuid()) }),
-          response: { 200: Type.Array(SourceOut), ...errors(401, 403) },
+    adminCrud(app, {
+      path: '/admin/sources',
+      list: {
+        summary: 'Sources with their latest fetch result and next scheduled fetch',
+        query: { topic_id: Type.Optional(Uuid()) },
+        out: Type.Array(SourceOut),
+        run: (query) => s.list(query.topic_id),
+      },
+      create: {
+        summary: 'Add a source; its URL must answer a feed (422 source_not_a_feed) unless force',
+        fields: {
+          ...sourceFields,
+          fetch_now: Type.Optional(
+            Type.Boolean({
+              description:
+                'read the new source at once (first_fetch_run_id), not at the next scheduled run; the admin form sends true (default false)',
+            }),
+          ),
         },
+        out: CreatedSourceOut,
+        errors: [404, 409], // 404: the topic named by topic_id does not exist
+        run: (body) => s.create(body),
       },
-      async (req) => s.list(req.query.topic_id),
-    );
-    app.post(
-      '/admin/sources',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          summary: 'Add a source; its URL must answer a feed (422 source_not_a_feed) unless force',
-          ...sec,
-          body: Obj(sourceFields),
-          // 404: the topic named by topic_id does not exist
-          response: { 201: SourceOut, ...errors(401, 403, 404, 409, 422) },
-        },
+      update: {
+        summary: 'Edit a source; a new URL is checked like a new source unless force',
+        fields: sourceFields,
+        out: SourceOut,
+        errors: [404, 409],
+        run: (id, body) => s.update(id, body),
       },
-      async (req, reply) => reply.status(201).send(await s.create(req.body)),
-    );
-    app.patch(
-      '/admin/sources/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          summary: 'Edit a source; a new URL is checked like a new source unless force',
-          ...sec,
-          params: IdParams,
-          body: PartialObj(sourceFields),
-          response: { 200: SourceOut, ...errors(401, 403, 404, 409, 422) },
-        },
-      },
-      async (req) => s.update(req.params.id, req.body),
-    );
-    app.delete(
-      '/admin/sources/:id',
-      {
-        ...admin,
-        schema: {
-          tags: ['admin'],
-          ...sec,
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
-      },
-      async (req, reply) => {
-        await services.catalog.deleteSource(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+      remove: { run: (id) => services.catalog.deleteSource(id) },
+    });
     app.post(
       '/admin/sources/preview',
       {

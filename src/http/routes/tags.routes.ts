@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, NoContent, Nullable, Obj, PartialObj, Uuid, errors } from '../schemas/common.js';
+import { IdParams, Nullable, Obj, Uuid, errors } from '../schemas/common.js';
 import { requireAdmin } from '../plugins/auth.js';
 import type { Services } from '../services.js';
+import { adminCrud } from './admin-crud.js';
 import { tagCurationRoutes } from './tag-curation.routes.js';
 
 const ColorHex = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '7-character hex, e.g. #1a2b3c' });
@@ -103,20 +104,6 @@ export const tagRoutes =
       async (req) => groups.get(req.params.id),
     );
     app.post(
-      '/tag-groups',
-      {
-        ...admin,
-        schema: {
-          tags: tagsTag,
-          ...sec,
-          summary: 'Create a tag group (name slugified, display_name title-cased, embedding generated)',
-          body: Obj({ ...groupFields, topic_id: Uuid() }),
-          response: { 201: TagGroupOut, ...errors(401, 403, 404, 409, 422, 502) },
-        },
-      },
-      async (req, reply) => reply.status(201).send(await groups.create(req.body)),
-    );
-    app.post(
       '/tag-groups/merge',
       {
         ...admin,
@@ -156,69 +143,38 @@ export const tagRoutes =
       },
       async (req) => groups.reorder(req.body.groups),
     );
-    app.put(
-      '/tag-groups/:id',
-      {
-        ...admin,
-        schema: {
-          tags: tagsTag,
-          ...sec,
-          params: IdParams,
-          body: PartialObj(groupFields),
-          response: { 200: TagGroupOut, ...errors(401, 403, 404, 409, 422, 502) },
-        },
+    adminCrud(app, {
+      path: '/tag-groups',
+      tags: tagsTag,
+      create: {
+        summary: 'Create a tag group (name slugified, display_name title-cased, embedding generated)',
+        fields: { ...groupFields, topic_id: Uuid() },
+        out: TagGroupOut,
+        errors: [404, 409, 502],
+        run: (body) => groups.create(body),
       },
-      async (req) => groups.update(req.params.id, req.body),
-    );
-    app.delete(
-      '/tag-groups/:id',
-      {
-        ...admin,
-        schema: {
-          tags: tagsTag,
-          ...sec,
-          summary: 'Delete a tag group; its tags become ungrouped',
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
+      update: {
+        method: 'put',
+        fields: groupFields,
+        out: TagGroupOut,
+        errors: [404, 409, 502],
+        run: (id, body) => groups.update(id, body),
       },
-      async (req, reply) => {
-        await groups.delete(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+      remove: { summary: 'Delete a tag group; its tags become ungrouped', run: (id) => groups.delete(id) },
+    });
 
-    app.put(
-      '/tags/:id',
-      {
-        ...admin,
-        schema: {
-          tags: tagsTag,
-          ...sec,
-          params: IdParams,
-          body: PartialObj({ name: Name, tag_group_id: Nullable(Uuid({ description: 'null = ungrouped' })) }),
-          response: { 200: TagOut, ...errors(401, 403, 404, 409, 422, 502) },
-        },
+    adminCrud(app, {
+      path: '/tags',
+      tags: tagsTag,
+      update: {
+        method: 'put',
+        fields: { name: Name, tag_group_id: Nullable(Uuid({ description: 'null = ungrouped' })) },
+        out: TagOut,
+        errors: [404, 409, 502],
+        run: (id, body) => tags.update(id, body),
       },
-      async (req) => tags.update(req.params.id, req.body),
-    );
-    app.delete(
-      '/tags/:id',
-      {
-        ...admin,
-        schema: {
-          tags: tagsTag,
-          ...sec,
-          summary: 'Delete a tag and its article links',
-          params: IdParams,
-          response: { 204: NoContent, ...errors(401, 403, 404) },
-        },
-      },
-      async (req, reply) => {
-        await tags.delete(req.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+      remove: { summary: 'Delete a tag and its article links', run: (id) => tags.delete(id) },
+    });
     app.post(
       '/tags/batch-move',
       {

@@ -10,6 +10,10 @@ const Settings = Type.Object({
   messenger_chat_id: Nullable(Type.String()),
   messenger_enabled: Type.Boolean(),
   locale: Locale,
+  reader_summary_block: Type.Boolean({
+    description:
+      'phone apps (the Google Reader API) show our summary and zh-TW translation above each article',
+  }),
   delivery: Type.Object(
     { email: Type.Boolean(), telegram: Type.Boolean() },
     {
@@ -102,6 +106,9 @@ export const userRoutes =
             messenger_chat_id: Nullable(Type.String({ maxLength: 64 })),
             messenger_enabled: Type.Boolean(),
             locale: Locale,
+            reader_summary_block: Type.Optional(
+              Type.Boolean({ description: 'absent: left as it is (default on)' }),
+            ),
           }),
           response: { 200: Settings, ...errors(401, 422) },
         },

@@ -1,13 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { TokenService } from '../../application/auth/auth.ports.js';
 import type { Principal } from '../../domain/users.js';
+import { DataDirError, makeDataDir } from '../db/data-dir.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** HS256 bearer tokens with claims sub (user id), role and exp (DESIGN.md §4). */
+/**
+ * HS256 bearer tokens with claims sub (user id), role, exp and ver, the account's token version that
+ * sign-out bumps (docs/decisions/0100-accounts-passwords-sign-out-registration.md).
+ */
 export class JwtTokens implements TokenService {
   private readonly key: Uint8Array;
 
@@ -49,8 +53,13 @@ export class JwtTokens implements TokenService {
 export function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new DataDirError(file, e.code ?? 'EIO', e.message);
+  }
   return secret;
 }

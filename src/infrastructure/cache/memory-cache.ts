@@ -21,7 +21,7 @@ const sizeOf = (key: string, value: string) => ENTRY_OVERHEAD + 2 * (key.length 
  * Bounded like Redis under `maxmemory-policy volatile-lru`: keys with a TTL (view de-duplication,
  * rate-limit windows: everything keyed by client input) are evicted least recently used first when
  * the size cap is reached; keys without a TTL (the view counters) are never evicted, so a count is
- * never lost before the flush takes it (docs/decisions.md, "Bounded memory").
+ * never lost before the flush takes it (docs/decisions/0016-bounded-memory.md).
  */
 export class MemoryCache implements KeyValueCache {
   readonly kind = 'memory' as const;

@@ -1,5 +1,11 @@
 import type { CitationSource } from '../../application/metrics/metrics.ports.js';
 import type { ArticleIdentifiers } from '../../domain/metrics.js';
+import {
+  crossrefLinks,
+  openAlexLinks,
+  semanticScholarLinks,
+  type IdentifierLink,
+} from '../../domain/works.js';
 import { CitationHttpClient, type CitationHttpOptions } from './citation-http.client.js';
 
 const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -18,14 +24,40 @@ export function pathId(id: string): string {
   return segments.map(encodeURIComponent).join('/');
 }
 
+/**
+ * Receives the identifiers an answer names as one paper or two versions of it (the works area
+ * stores them), read from answers the lookup receives anyway: never an extra request. Its failure
+ * never fails the lookup.
+ */
+export type IdentifierLinkSink = (links: IdentifierLink[]) => Promise<void>;
+
+export interface CitationSourceOptions extends CitationHttpOptions {
+  onLinks?: IdentifierLinkSink;
+}
+
 /** A citation API read over HTTP through the provider's rate-limited, retrying client. */
 abstract class HttpCitationSource implements CitationSource {
   abstract readonly provider: string;
   private client?: CitationHttpClient;
+  private readonly opts: CitationHttpOptions;
+  private readonly onLinks?: IdentifierLinkSink;
   constructor(
     private readonly baseUrl: string,
-    private readonly opts: CitationHttpOptions,
-  ) {}
+    { onLinks, ...opts }: CitationSourceOptions,
+  ) {
+    this.opts = opts;
+    this.onLinks = onLinks;
+  }
+
+  /** hands the links of an answer to the sink; a failing sink is not this lookup's failure */
+  protected async report(links: IdentifierLink[]): Promise<void> {
+    if (!links.length || !this.onLinks) return;
+    try {
+      await this.onLinks(links);
+    } catch {
+      // the links come again with the next refresh of this article
+    }
+  }
   abstract canLookUp(ids: ArticleIdentifiers): boolean;
   abstract citations(ids: ArticleIdentifiers): Promise<number | null>;
 
@@ -50,7 +82,7 @@ export const SEMANTIC_SCHOLAR_BATCH = 500;
 export class SemanticScholarSource extends HttpCitationSource {
   readonly provider = 'semantic_scholar';
   private readonly batchUrl: string;
-  constructor(baseUrl: string, opts: CitationHttpOptions & { apiKey?: string }) {
+  constructor(baseUrl: string, opts: CitationSourceOptions & { apiKey?: string }) {
     const { apiKey, ...rest } = opts;
     super(baseUrl, apiKey ? { ...rest, headers: { ...rest.headers, 'x-api-key': apiKey } } : rest);
     this.batchUrl = `${baseUrl}/graph/v1/paper/batch?fields=citationCount,externalIds`;
@@ -61,11 +93,18 @@ export class SemanticScholarSource extends HttpCitationSource {
   }
 
   async citations(ids: ArticleIdentifiers) {
+    // externalIds rides along (the DOI and arXiv id of one paper, for works): no extra request
     if (ids.doi) {
-      const paper = await this.getJson(`/graph/v1/paper/DOI:${pathId(ids.doi)}?fields=citationCount`);
+      const paper = await this.getJson(
+        `/graph/v1/paper/DOI:${pathId(ids.doi)}?fields=citationCount,externalIds`,
+      );
+      await this.report(semanticScholarLinks(paper));
       if (paper !== null || !ids.arxivId) return count(field(paper, 'citationCount'));
     }
-    const paper = await this.getJson(`/graph/v1/paper/ARXIV:${pathId(ids.arxivId!)}?fields=citationCount`);
+    const paper = await this.getJson(
+      `/graph/v1/paper/ARXIV:${pathId(ids.arxivId!)}?fields=citationCount,externalIds`,
+    );
+    await this.report(semanticScholarLinks(paper));
     return count(field(paper, 'citationCount'));
   }
 
@@ -98,6 +137,7 @@ export class SemanticScholarSource extends HttpCitationSource {
         if (paper === null || typeof paper !== 'object') unknown.push(a.i);
         else out[a.i] = count(field(paper, 'citationCount'));
       });
+      await this.report(papers.flatMap((p: unknown) => semanticScholarLinks(p)));
     }
     return unknown;
   }
@@ -110,7 +150,7 @@ export class SemanticScholarSource extends HttpCitationSource {
 export class OpenAlexSource extends HttpCitationSource {
   readonly provider = 'openalex';
   private readonly query: string;
-  constructor(baseUrl: string, opts: CitationHttpOptions & { mailto?: string }) {
+  constructor(baseUrl: string, opts: CitationSourceOptions & { mailto?: string }) {
     const { mailto, ...rest } = opts;
     super(baseUrl, rest);
     this.query = mailto ? `?${new URLSearchParams({ mailto }).toString()}` : '';
@@ -122,10 +162,12 @@ export class OpenAlexSource extends HttpCitationSource {
     const arxivDoi = ids.arxivId ? `10.48550/arXiv.${ids.arxivId}` : null;
     if (ids.doi) {
       const work = await this.getJson(`/works/doi:${pathId(ids.doi)}${this.query}`);
+      await this.report(openAlexLinks(work));
       const sameDoi = arxivDoi !== null && arxivDoi.toLowerCase() === ids.doi.toLowerCase();
       if (work !== null || !arxivDoi || sameDoi) return count(field(work, 'cited_by_count'));
     }
     const work = await this.getJson(`/works/doi:${pathId(arxivDoi!)}${this.query}`);
+    await this.report(openAlexLinks(work));
     return count(field(work, 'cited_by_count'));
   }
 }
@@ -138,6 +180,7 @@ export class CrossrefSource extends HttpCitationSource {
   }
   async citations(ids: ArticleIdentifiers) {
     const body = await this.getJson(`/works/${pathId(ids.doi!)}`);
+    await this.report(crossrefLinks(body));
     return count(field(field(body, 'message'), 'is-referenced-by-count'));
   }
 }

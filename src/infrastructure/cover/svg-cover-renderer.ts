@@ -72,7 +72,7 @@ ${pills.join('\n')}
 </svg>`;
 }
 
-/** The native renderer is loaded by the first cover, not at start (docs/decisions.md, "Idle memory"). */
+/** The native renderer is loaded by the first cover, not at start (docs/decisions/0003-idle-memory.md). */
 let resvg: Promise<typeof import('@resvg/resvg-js')> | undefined;
 
 /** SVG rendered to PNG by resvg (a prebuilt native binary shipped in the npm package). */

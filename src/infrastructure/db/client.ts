@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { checkDataDir, explainDataDirFailure } from './data-dir.js';
+import { withStorableParams } from './storable-params.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -70,7 +71,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = withStorableParams(drizzlePg(pool, { schema }) as unknown as Db);
     if (opts.migrate !== false)
       await underMigrationLock(pool, () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }));
     return {
@@ -106,7 +107,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     throw onDisk ? explainDataDirFailure(dir, err) : err;
   }
   try {
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = withStorableParams(drizzlePglite(client, { schema }) as unknown as Db);
     if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return {
       db,
@@ -131,8 +132,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 /**
  * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
  * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start: 16MB
- * keeps the idle service inside its memory budget (DESIGN.md §6); pages that miss it are read from
- * the OS page cache (docs/decisions.md, "Idle memory").
+ * keeps the idle service inside its memory budget (docs/performance.md); pages that miss it are read from
+ * the OS page cache (docs/decisions/0003-idle-memory.md).
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
@@ -145,7 +146,7 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 /**
  * V8 tiers hot WASM functions up to TurboFan; for PostgreSQL's 9 MB module that compilation leaves
  * ~60 MB of malloc arenas behind for good, and PGlite's short queries run no slower on Liftoff, V8's
- * baseline compiler (docs/decisions.md, "Idle memory"). Only WASM compiled afterwards is affected;
+ * baseline compiler (docs/decisions/0003-idle-memory.md). Only WASM compiled afterwards is affected;
  * PGlite is the only WASM in the service.
  */
 function useBaselineWasmCompiler(): void {

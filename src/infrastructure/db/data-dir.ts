@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const CAUSES: Record<string, string> = {
   EACCES: 'permission denied (the service user cannot write there)',
@@ -55,14 +55,50 @@ function codeOf(err: unknown): string | undefined {
 }
 
 /**
+ * `mkdir -p` that says why. Node's recursive mkdir answers ENOENT for a path it cannot create on a
+ * read-only file system or under a directory it may not write (it stats the missing path after the
+ * real failure): here each missing directory is made on its own, from the deepest one that exists,
+ * so the error is the real one (EROFS, EACCES, ENOTDIR, ...), named with the directory that failed.
+ */
+export function makeDataDir(dir: string): void {
+  const path = resolve(dir);
+  const missing: string[] = [];
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      if (!statSync(p).isDirectory()) throw new DataDirError(p, 'ENOTDIR');
+      break;
+    } catch (err) {
+      if (err instanceof DataDirError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') throw new DataDirError(p, codeOf(err) ?? code ?? 'EIO', (err as Error).message);
+      if (dirname(p) === p) throw new DataDirError(p, 'ENOENT', 'the root of the path does not exist');
+      missing.push(p);
+    }
+  }
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p);
+    } catch (err) {
+      // made meanwhile by another process: fine
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && statSync(p).isDirectory()) continue;
+      throw new DataDirError(
+        p,
+        codeOf(err) ?? (err as NodeJS.ErrnoException).code ?? 'EIO',
+        (err as Error).message,
+      );
+    }
+  }
+}
+
+/**
  * Before PGlite opens the directory: create it and write, sync and remove a probe file, so a
  * read-only, full or foreign-owned DATA_DIR is reported as such instead of as a WASM errno.
  */
 export function checkDataDir(dir: string): void {
   const path = resolve(dir);
   const probe = join(path, `.write-probe-${process.pid}`);
+  makeDataDir(path);
   try {
-    mkdirSync(path, { recursive: true });
     const fd = openSync(probe, 'w');
     try {
       writeSync(fd, Buffer.alloc(64 * 1024));
@@ -78,6 +114,7 @@ export function checkDataDir(dir: string): void {
 
 /** An error of PGlite or its init child on DATA_DIR, as a DataDirError when its cause is known. */
 export function explainDataDirFailure(dir: string, err: unknown): unknown {
+  if (err instanceof DataDirError) return err;
   const code = codeOf(err);
   return code ? new DataDirError(resolve(dir), code) : err;
 }

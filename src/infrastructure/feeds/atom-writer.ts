@@ -1,49 +1,43 @@
-import type { Feed as FeedClass } from 'feed';
 import type { AtomFeed, AtomWriter } from '../../application/articles/articles.ports.js';
+import { XmlWriter } from './xml-writer.js';
 
-/** XML 1.0 forbids most control characters; a feed's text may carry them */
-// eslint-disable-next-line no-control-regex
-const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+const ATOM_NS = 'http://www.w3.org/2005/Atom';
 
 /**
- * The library writes entry titles and summaries as `type="html"` CDATA: plain text is escaped to
- * HTML first (a title "a <b> c" shows as written, and "]]>" can never end the CDATA early).
+ * Atom 1.0 (RFC 4287) written element by element through XmlWriter, which escapes every text and
+ * attribute value. Titles, summaries, tags and author names are plain text (`type="text"`, the
+ * default), so a tag `a<b` or a title with `]]>` reaches the reader exactly as written; content is
+ * the sanitised HTML as escaped text (`type="html"`).
  */
-const html = (s: string) => clean(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** Atom 1.0 (RFC 4287) through the `feed` library. */
 export class FeedAtomWriter implements AtomWriter {
   constructor(private readonly generator = 'Article Intelligence Service') {}
 
-  /** the `feed` library (~1.3 MB of heap) is loaded on the first feed request */
-  private lib: Promise<typeof FeedClass> | null = null;
-
   async write(f: AtomFeed): Promise<string> {
-    this.lib ??= import('feed').then((m) => m.Feed);
-    const Feed = await this.lib;
-    const feed = new Feed({
-      id: f.id,
-      title: clean(f.title),
-      ...(f.subtitle ? { description: clean(f.subtitle) } : {}),
-      updated: f.updated,
-      link: f.pageUrl,
-      feedLinks: { atom: f.selfUrl },
-      generator: this.generator,
-      // atom:feed needs an author unless every entry has one
-      author: { name: this.generator },
-    });
-    for (const e of f.entries)
-      feed.addItem({
-        id: e.id,
-        title: html(e.title),
-        link: e.url,
-        date: e.updated,
-        ...(e.published ? { published: e.published } : {}),
-        ...(e.summary ? { description: html(e.summary) } : {}),
-        ...(e.contentHtml ? { content: clean(e.contentHtml).replaceAll(']]>', ']]&gt;') } : {}),
-        author: e.authors.map((name) => ({ name: clean(name) })),
-        category: e.categories.map((term) => ({ name: clean(term), term: clean(term) })),
-      });
-    return feed.atom1();
+    const x = new XmlWriter();
+    x.start('feed', { xmlns: ATOM_NS });
+    x.element('id', {}, f.id);
+    x.element('title', { type: 'text' }, f.title);
+    if (f.subtitle) x.element('subtitle', { type: 'text' }, f.subtitle);
+    x.element('updated', {}, f.updated.toISOString());
+    x.element('link', { rel: 'self', type: 'application/atom+xml', href: f.selfUrl });
+    x.element('link', { rel: 'alternate', type: 'text/html', href: f.pageUrl });
+    x.element('generator', {}, this.generator);
+    // atom:feed needs an author unless every entry has one
+    x.start('author').element('name', {}, this.generator).end();
+    for (const e of f.entries) {
+      x.start('entry');
+      x.element('id', {}, e.id);
+      x.element('title', { type: 'text' }, e.title);
+      x.element('link', { rel: 'alternate', href: e.url });
+      x.element('updated', {}, e.updated.toISOString());
+      if (e.published) x.element('published', {}, e.published.toISOString());
+      for (const name of e.authors) x.start('author').element('name', {}, name).end();
+      for (const term of e.categories) x.element('category', { term, label: term });
+      if (e.summary) x.element('summary', { type: 'text' }, e.summary);
+      if (e.contentHtml) x.element('content', { type: 'html' }, e.contentHtml);
+      x.end();
+    }
+    x.end();
+    return x.toString();
   }
 }

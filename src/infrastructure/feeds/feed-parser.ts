@@ -1,6 +1,6 @@
 /**
  * Parses RSS 0.9x/1.0 (RDF)/2.0, Atom 0.3/1.0 (arXiv API answers included) and JSON Feed 1.0/1.1
- * with feedsmith (docs/decisions.md: why feedsmith), after a well-formedness check: feedsmith, like
+ * with feedsmith (docs/decisions/0043-feed-parser.md), after a well-formedness check: feedsmith, like
  * every fast-xml-parser based reader, reads a truncated document as whatever it got so far, and a
  * feed cut in half must be a per-source error, not a healthy shorter feed.
  */

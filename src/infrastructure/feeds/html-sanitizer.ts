@@ -1,5 +1,6 @@
 import type sanitizeHtml from 'sanitize-html';
 import type { HtmlSanitizer } from '../../application/articles/articles.ports.js';
+import { boundNesting } from './html-nesting.js';
 
 /**
  * The one gate for a feed's HTML before it reaches a page (the reader view's `content_html`):
@@ -61,7 +62,7 @@ function absolute(url: string | undefined, base: string): string | undefined {
 
 /**
  * sanitize-html (with htmlparser2 and postcss, ~3 MB of heap) is loaded on the first reader view,
- * not at start (docs/decisions.md, "Idle memory").
+ * not at start (docs/decisions/0003-idle-memory.md).
  */
 export class SanitizeHtmlSanitizer implements HtmlSanitizer {
   private loaded: Promise<{ run: typeof sanitizeHtml; base: sanitizeHtml.IOptions }> | null = null;
@@ -72,7 +73,8 @@ export class SanitizeHtmlSanitizer implements HtmlSanitizer {
       base: options(run.defaults.allowedTags),
     }));
     const { run, base } = await this.loaded;
-    return run(html, {
+    // the parser's stack lookups are quadratic in the nesting depth: bounded first (html-nesting.ts)
+    return run(boundNesting(html), {
       ...base,
       transformTags: {
         a: (tagName, attribs) => {

@@ -2,7 +2,7 @@
  * Outbound GETs for feeds and pages: a timeout over the whole exchange, a size limit on the body,
  * redirects followed by hand up to a bound, at most `perHost` requests to one host at a time, the
  * body decoded by its declared charset, and the SSRF guard on every hop of a URL that came from feed
- * content (`untrusted`) and on any redirect of a source's own URL to another host.
+ * content (`untrusted`) and on any redirect of a source's own URL to another host or port.
  */
 import type { Agent, Response } from 'undici';
 import { FetchRefusedError } from '../../application/pipeline/pipeline.ports.js';
@@ -122,13 +122,14 @@ export class HttpFetcher {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     const { fetch, open, guarded } = await this.connect();
     let current = url;
-    const origin = new URL(url).hostname;
+    // host with its port: another port of the same host is another service, judged like any hop
+    const origin = new URL(url).host;
     try {
       for (let hop = 0; ; hop++) {
         const u = new URL(current);
         if (u.protocol !== 'http:' && u.protocol !== 'https:')
           throw new FetchError(`unsupported URL ${current}`, undefined, 'unknown');
-        const dispatcher = opts.untrusted || u.hostname !== origin ? guarded : open;
+        const dispatcher = opts.untrusted || u.host !== origin ? guarded : open;
         const result = await this.limiter.run(
           u.host,
           async (): Promise<{ doc: FetchedDocument } | { redirect: string | null }> => {

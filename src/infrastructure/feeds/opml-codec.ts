@@ -1,6 +1,6 @@
 /**
  * OPML 2.0 through feedsmith (`parseOpml`, `generateOpml`), the library that already reads our
- * feeds (docs/decisions.md, "OPML import and export"). Uploaded bytes pass here once: charset
+ * feeds (docs/decisions/0086-opml-import-export.md). Uploaded bytes pass here once: charset
  * decoded, control characters and entity declarations refused, well-formedness checked with
  * fast-xml-parser's validator (feedsmith reads a truncated document as whatever it got), the outline
  * count bounded, and every value handed on as plain trimmed text.

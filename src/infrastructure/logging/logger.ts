@@ -44,9 +44,22 @@ const REDACT = [
 ];
 
 /**
+ * A terminal gets one readable line per event: the time, the level, the event name and the message,
+ * then the other fields on the same line. The service and environment are the same on every line,
+ * so they are left out there (JSON lines keep them for the log store).
+ */
+const PRETTY = {
+  colorize: true,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,service,env,event',
+  messageFormat: '{if event}{event}{end}{if msg} {msg}{end}',
+};
+
+/**
  * JSON lines with the correlation id of the current request or job on every line. Secrets never
  * reach a line: header paths are redacted, errors are serialized without bind parameters, and every
- * line passes the credential scrubber before it is written (docs/decisions.md, "Secret-free logs").
+ * line passes the credential scrubber before it is written (docs/decisions/0018-secret-free-logs.md).
  */
 export function createLogger(opts: LoggerOptions): Pino {
   const pretty = !opts.destination && process.stdout.isTTY && process.env.NODE_ENV !== 'test';
@@ -72,6 +85,6 @@ export function createLogger(opts: LoggerOptions): Pino {
     },
   };
   if (opts.destination) return pino(options, opts.destination);
-  if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: PRETTY } });
   return pino(options);
 }

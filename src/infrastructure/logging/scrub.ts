@@ -6,6 +6,8 @@
 const PATTERNS: [RegExp, string][] = [
   // HTTP auth schemes (Basic, Bearer, Token) followed by a credential
   [/\b(Basic|Bearer|Token)(\s+|%20)[A-Za-z0-9._~+/=-]{4,}/gi, '$1$2[redacted]'],
+  // personal access tokens anywhere: the public key stays (it names the token), the secret goes
+  [/\b(ais_pat_[0-9A-Za-z]{10}_)[0-9A-Za-z]+/g, '$1[redacted]'],
   // JSON Web Tokens anywhere
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[redacted-jwt]'],
   // password hashes of ours (scrypt$N$r$p$salt$hash) and of other common schemes
@@ -33,7 +35,7 @@ export function scrubSecrets(text: string, known: readonly string[] = []): strin
 
 /** Cheap test first: most lines hold none of the trigger words and skip the replacements. */
 const TRIGGER =
-  /basic|bearer|token|eyJ|\$|authoriz|cookie|key|password|passwd|secret|params: |:\/\/[^/\s]*@/i;
+  /basic|bearer|token|ais_pat_|eyJ|\$|authoriz|cookie|key|password|passwd|secret|params: |:\/\/[^/\s]*@/i;
 
 export function scrubLine(line: string, known: readonly string[]): string {
   let hit = TRIGGER.test(line);

@@ -3,7 +3,7 @@ import type { MailMessage, Mailer } from '../../application/reports/reports.port
 
 /**
  * nodemailer over SMTP (`SMTP_URL`, e.g. smtp://user:pass@host:587 or smtps://...:465). The library
- * and its transport are set up by the first message, not at start (docs/decisions.md, "Idle memory").
+ * and its transport are set up by the first message, not at start (docs/decisions/0003-idle-memory.md).
  */
 export class SmtpMailer implements Mailer {
   readonly configured: boolean;

@@ -1,6 +1,6 @@
 import { MessengerError, type Messenger } from '../../application/shared/messenger.js';
 
-/** Telegram Bot API `sendMessage` over fetch (DESIGN.md §2). */
+/** Telegram Bot API `sendMessage` over fetch (no SDK). */
 export class TelegramMessenger implements Messenger {
   readonly configured: boolean;
 

@@ -1,6 +1,6 @@
 /**
  * How the service authenticates to a monitoring store (metrics, logs, traces) or to the OTLP ingest,
- * one rule for all of them (docs/decisions.md, "Monitoring stores without auth"):
+ * one rule for all of them (docs/decisions/0092-monitoring-stores-without-auth.md):
  *
  * - no URL: the store is not used;
  * - URL only: used without an Authorization header (a self-hosted Prometheus, Loki or Tempo);

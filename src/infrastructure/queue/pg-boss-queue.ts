@@ -1,5 +1,5 @@
 /**
- * The job queue on pg-boss (docs/decisions.md, "Durable jobs"), in the service's own database: on
+ * The job queue on pg-boss (docs/decisions/0050-durable-jobs-on-pg-boss.md), in the service's own database: on
  * PostgreSQL through a pool of its own, on PGlite through pg-boss's PGlite adapter on the one
  * embedded instance. pg-boss keeps its tables in the `pgboss` schema and migrates them itself.
  * It is loaded on first use, so a process that never touches a job does not hold it.
@@ -15,6 +15,7 @@ import type {
 } from '../../application/jobs/job-queue.ports.js';
 import type { Logger } from '../../application/shared/ports.js';
 import type { Database } from '../db/client.js';
+import { messageOf as message } from '../../domain/errors.js';
 
 export interface PgBossQueueOptions {
   /** pool size of the queue's own PostgreSQL pool */
@@ -34,13 +35,14 @@ const wasHandedBack = (output: unknown) => {
   const o = (output ?? {}) as { error?: unknown; value?: unknown; message?: unknown };
   return [o.error, o.value, o.message].some((v) => v === ORPHANED || v === STOPPED);
 };
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class PgBossJobQueue implements JobQueue {
   private boss: Promise<PgBoss> | undefined;
   private readonly workers = new Map<string, string[]>();
   private stopped = false;
   private stopping: Promise<void> | undefined;
+  /** jobs this process is working on, by queue (what a shutdown waits for) */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -91,7 +93,8 @@ export class PgBossJobQueue implements JobQueue {
       retryBackoff: true,
       retryDelayMax: 300,
       expireInSeconds: q.expireInSeconds ?? 900,
-      deadLetter: q.deadLetter ? deadQueue(q.name) : undefined,
+      // pg-boss refuses an undefined deadLetter in updateQueue: absent when the queue has none
+      ...(q.deadLetter ? { deadLetter: deadQueue(q.name) } : {}),
       notify: true,
     };
     await this.ensureQueue(boss, q.name, {
@@ -138,7 +141,7 @@ export class PgBossJobQueue implements JobQueue {
         includeMetadata: true,
         perJobResults: true,
       },
-      (jobs: JobWithMetadata<T>[]) => this.settle(queue, jobs, handler),
+      (jobs: JobWithMetadata<T>[]) => this.track(queue, jobs.length, () => this.settle(queue, jobs, handler)),
     );
     this.workers.set(queue, [...(this.workers.get(queue) ?? []), id]);
   }
@@ -177,9 +180,22 @@ export class PgBossJobQueue implements JobQueue {
     await this.ensureQueue(boss, queue, { policy: 'stately', retryLimit: 0, expireInSeconds: 6 * 3600 });
     await boss.schedule(queue, cron, null, { tz: Intl.DateTimeFormat().resolvedOptions().timeZone });
     const id = await boss.work(queue, { pollingIntervalSeconds: 2 }, async () => {
-      await run();
+      await this.track(queue, 1, run);
     });
     this.workers.set(queue, [...(this.workers.get(queue) ?? []), id]);
+  }
+
+  running(): { queue: string; jobs: number }[] {
+    return [...this.inFlight].filter(([, n]) => n > 0).map(([queue, jobs]) => ({ queue, jobs }));
+  }
+
+  private async track<R>(queue: string, n: number, fn: () => Promise<R>): Promise<R> {
+    this.inFlight.set(queue, (this.inFlight.get(queue) ?? 0) + n);
+    try {
+      return await fn();
+    } finally {
+      this.inFlight.set(queue, (this.inFlight.get(queue) ?? n) - n);
+    }
   }
 
   async dead<T>(

@@ -1,5 +1,5 @@
 /**
- * The trace context of a job (spec: span tree; docs/decisions.md "Durable jobs"): the span active
+ * The trace context of a job (spec: span tree; docs/decisions/0050-durable-jobs-on-pg-boss.md): the span active
  * when a job is sent travels in its payload as a W3C `traceparent`, and the span that processes it
  * (article.pipeline) continues that trace as its child, in whichever process runs it.
  */
@@ -9,6 +9,8 @@ import type { JobQueue } from '../../application/jobs/job-queue.ports.js';
 /** the part of span-wrappers' TraceScope used here (no import back: span-wrappers imports this file) */
 interface ActiveContext {
   active(): Context;
+  /** the root span's context (a run's), when there is one */
+  root?(): Context;
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -29,12 +31,16 @@ export function contextOf(traceparent: unknown): Context | undefined {
   return isSpanContextValid(sc) ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
 }
 
-/** Decorates the queue: every job sent carries the trace context active at send time. */
+/**
+ * Decorates the queue: every job sent carries the trace context of the root span active at send
+ * time (a run's `scraper.run`, whichever of its stages sends the job).
+ */
 export function withTraceContext(scope: ActiveContext, queue: JobQueue): JobQueue {
+  const root = { active: () => scope.root?.() ?? scope.active() };
   return {
     define: (q) => queue.define(q),
     send<T extends object>(name: string, jobs: { key?: string; data: T }[]) {
-      const traceparent = currentTraceparent(scope);
+      const traceparent = currentTraceparent(root);
       return queue.send(
         name,
         traceparent ? jobs.map((j) => ({ ...j, data: { ...j.data, traceparent } })) : jobs,
@@ -44,6 +50,7 @@ export function withTraceContext(scope: ActiveContext, queue: JobQueue): JobQueu
     schedule: (name, cron, run) => queue.schedule(name, cron, run),
     dead: (name, page) => queue.dead(name, page),
     recoverOrphans: (name) => queue.recoverOrphans(name),
+    running: () => queue.running(),
     stop: (graceMs) => queue.stop(graceMs),
   };
 }

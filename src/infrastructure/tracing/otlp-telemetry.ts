@@ -1,6 +1,6 @@
 /** The OpenTelemetry SDK side of telemetry.ts, loaded only when tracing is configured. */
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
@@ -63,7 +63,13 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
     };
   }
 
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [otlp.spanProcessor] });
+  // every span is kept (the default's parent-based decision is the same for the service's own
+  // traces, whose parents are all sampled, at a cost per span)
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    sampler: new AlwaysOnSampler(),
+    spanProcessors: [otlp.spanProcessor],
+  });
   const scope = new TraceScope(tracerProvider.getTracer('article-intel'));
   const loggerProvider = new LoggerProvider({ resource, processors: [otlp.logProcessor] });
   const logSink = new OtlpLogSink(loggerProvider.getLogger('article-intel'));

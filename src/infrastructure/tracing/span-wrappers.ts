@@ -10,26 +10,42 @@ import {
   trace,
   type Attributes,
   type Context,
+  type HrTime,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { FlowScope } from '../../application/pipeline/event-bus.js';
+import type { ArticleFlow } from '../../application/pipeline/article-flow.js';
 import { contextSlot } from '../../application/shared/context.js';
-import type { PipelineEvents } from '../../application/pipeline/pipeline.events.js';
 import { contextOf } from './job-trace.js';
 
 export class TraceScope {
   private readonly slot = contextSlot<Context>('otel.context');
+  /** the context of the root span the active one descends from (a run's `scraper.run`) */
+  private readonly rootSlot = contextSlot<Context>('otel.root');
   constructor(readonly tracer: Tracer) {}
 
   active(): Context {
     return this.slot.get() ?? ROOT_CONTEXT;
   }
 
-  /** runs fn inside a new span (a root span when `root`), ending it when fn settles */
+  /** the root span's context: what a run's jobs continue, whichever stage sends them */
+  root(): Context {
+    return this.rootSlot.get() ?? this.active();
+  }
+
+  /** runs fn with `parent` as the active context, without a span of its own */
+  within<R>(parent: Context, fn: () => Promise<R>): Promise<R> {
+    return this.slot.run(parent, fn);
+  }
+
+  /**
+   * Runs fn inside a new span (a root span when `root`), ending it when fn settles. A `leaf` span
+   * is not made the active one: what fn calls sees its parent as active (no context is entered,
+   * the cheaper way for spans that have no children, such as an article's steps).
+   */
   async inSpan<R>(
     name: string,
-    opts: { root?: boolean; attributes?: Attributes; parent?: Context },
+    opts: { root?: boolean; leaf?: boolean; attributes?: Attributes; parent?: Context },
     fn: (span: Span) => Promise<R>,
   ): Promise<R> {
     const parent = opts.root ? ROOT_CONTEXT : (opts.parent ?? this.active());
@@ -39,7 +55,11 @@ export class TraceScope {
       parent,
     );
     try {
-      return await this.slot.run(trace.setSpan(parent, span), () => fn(span));
+      if (opts.leaf) return await fn(span);
+      const ctx = trace.setSpan(parent, span);
+      return opts.root
+        ? await this.rootSlot.run(ctx, () => this.slot.run(ctx, () => fn(span)))
+        : await this.slot.run(ctx, () => fn(span));
     } catch (err) {
       markError(span, err);
       throw err;
@@ -51,9 +71,15 @@ export class TraceScope {
 
 /**
  * Start and end on one sub-millisecond clock: the SDK starts spans at Date.now() (whole ms) but
- * ends them on the performance clock, so back-to-back sibling spans would seem to overlap.
+ * ends them on the performance clock, so back-to-back sibling spans would seem to overlap. Given
+ * as [seconds, nanoseconds], which the SDK takes as it is.
  */
-const now = (): number => performance.timeOrigin + performance.now();
+const ORIGIN_MS = performance.timeOrigin;
+const now = (): HrTime => {
+  const ms = ORIGIN_MS + performance.now();
+  const s = Math.floor(ms / 1000);
+  return [s, Math.floor((ms - s * 1000) * 1e6)];
+};
 
 export function markError(span: Span, err: unknown): void {
   const e = err instanceof Error ? err : new Error(String(err));
@@ -63,8 +89,12 @@ export function markError(span: Span, err: unknown): void {
 
 export interface SpanOptions<A extends unknown[], R> {
   root?: boolean;
+  /** a span with no children: not made the active one (TraceScope.inSpan) */
+  leaf?: boolean;
   /** attributes known when the call starts */
   attributes?: (...args: A) => Attributes;
+  /** attributes known once the call has finished (the counts of a stage) */
+  after?: (result: R, ...args: A) => Attributes;
   /** an ERROR status decided from the arguments (failure-event handlers) or the result */
   errorOf?: (result: R, ...args: A) => string | null;
 }
@@ -77,50 +107,37 @@ export function withSpan<A extends unknown[], R>(
   opts: SpanOptions<A, R> = {},
 ): (...args: A) => Promise<R> {
   return (...args: A) =>
-    scope.inSpan(name, { root: opts.root, attributes: opts.attributes?.(...args) }, async (span) => {
-      const result = await fn(...args);
-      const error = opts.errorOf?.(result, ...args);
-      if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
-      return result;
-    });
-}
-
-/** Like withSpan, with attributes known only once the call has finished (counts of a stage). */
-export function withSpanDeferred<A extends unknown[], R>(
-  scope: TraceScope,
-  name: string,
-  fn: (...args: A) => Promise<R>,
-  attributes: (result: R, ...args: A) => Attributes,
-): (...args: A) => Promise<R> {
-  return (...args: A) =>
-    scope.inSpan(name, {}, async (span) => {
-      const result = await fn(...args);
-      span.setAttributes(attributes(result, ...args));
-      return result;
-    });
+    scope.inSpan(
+      name,
+      { root: opts.root, leaf: opts.leaf, attributes: opts.attributes?.(...args) },
+      async (span) => {
+        const result = await fn(...args);
+        if (opts.after) span.setAttributes(opts.after(result, ...args));
+        const error = opts.errorOf?.(result, ...args);
+        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+        return result;
+      },
+    );
 }
 
 /**
- * The bus's flow scope: an ArticleScrapedEvent opens the article.pipeline span, and every handler
- * span of that article's flow becomes its child (handlers run one after the other, so siblings).
- * The event comes from a job whose `traceparent` names the run's span: that is the parent.
+ * An article's flow in its `article.pipeline` span: every step span of that article becomes its
+ * child (the steps run one after the other, so siblings). The job's `traceparent` names the run's
+ * span: that is the parent, in whichever process the job runs.
  */
-export function withArticlePipelineSpan(scope: TraceScope): FlowScope<PipelineEvents> {
-  return (event, run) => {
-    if (event.name !== 'article.scraped') return run();
-    const e = event.payload as PipelineEvents['article.scraped'];
-    return scope.inSpan(
+export function withArticlePipelineSpan(scope: TraceScope, flow: ArticleFlow): ArticleFlow {
+  return (ref, article, opts) =>
+    scope.inSpan(
       'article.pipeline',
       {
-        parent: contextOf(e.traceparent),
+        parent: contextOf(ref.traceparent),
         attributes: {
-          'article.url': e.url,
-          'article.source': e.source,
-          'article.topic_id': e.topicId,
-          'article.id': e.articleId,
+          'article.url': ref.url,
+          'article.source': ref.source,
+          'article.topic_id': ref.topicId,
+          'article.id': ref.articleId,
         },
       },
-      () => run(),
+      () => flow(ref, article, opts),
     );
-  };
 }

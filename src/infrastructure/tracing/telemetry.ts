@@ -5,7 +5,7 @@
  * METRICS_COLLECTOR is on. With neither, nothing is
  * created and nothing about tracing is logged (spec: tracing 1-3), and the
  * OpenTelemetry SDK and exporters (otlp-telemetry.ts) are not even loaded: a process without tracing
- * does not pay their memory (docs/decisions.md, "Idle memory").
+ * does not pay their memory (docs/decisions/0003-idle-memory.md).
  */
 import type { Logger } from '../../application/shared/ports.js';
 import { noPipelineMetrics } from './pipeline-metrics.js';

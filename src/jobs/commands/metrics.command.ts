@@ -1,6 +1,7 @@
 import type { RefreshProgress } from '../../application/metrics/metric-refresh.service.js';
 import type { Command } from './command.js';
 import { barLine, describeRun, drawBar, runExitCode } from '../terminal.js';
+import { runInService } from './service-run.js';
 
 /** A one-line `\r` bar on a TTY; a plain line every 10% when output is piped. */
 export function refreshProgress(stream: NodeJS.WriteStream = process.stderr): (p: RefreshProgress) => void {
@@ -31,5 +32,7 @@ export const metricCommands: Record<string, Command> = {
       console.log(v.json ? JSON.stringify(run) : describeRun(run));
       return runExitCode(run);
     },
+    viaService: (api, v) =>
+      runInService('refresh-metrics', api, { path: '/admin/jobs/refresh-metrics' }, v.json === true),
   },
 };

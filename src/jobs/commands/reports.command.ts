@@ -1,6 +1,7 @@
 import { isAppError } from '../../domain/errors.js';
 import type { Command } from './command.js';
 import { describeRun, runExitCode } from '../terminal.js';
+import { runInService } from './service-run.js';
 
 export const reportCommands: Record<string, Command> = {
   'weekly-report': {
@@ -17,7 +18,7 @@ export const reportCommands: Record<string, Command> = {
       const weekStart = typeof v['week-start'] === 'string' ? v['week-start'] : undefined;
       try {
         const opts = { topicId, weekStart };
-        // a bad id, an unknown topic or no provider is refused before a run is recorded
+        // a bad id or an unknown topic is refused before a run is recorded
         await c.services.weeklyReports.check(opts);
         const run = await c.services.jobs.weeklyReportRun('cli', opts, {
           step: v.json ? undefined : (line) => console.log(line),
@@ -33,5 +34,18 @@ export const reportCommands: Record<string, Command> = {
         throw err;
       }
     },
+    viaService: (api, v) =>
+      runInService(
+        'weekly-report',
+        api,
+        {
+          path: '/admin/jobs/weekly-reports',
+          body: {
+            ...(typeof v['topic-id'] === 'string' ? { topic_id: v['topic-id'] } : {}),
+            ...(typeof v['week-start'] === 'string' ? { week_start: v['week-start'] } : {}),
+          },
+        },
+        v.json === true,
+      ),
   },
 };

@@ -1,6 +1,7 @@
 import type { RunProgress } from '../../application/pipeline/scraper.service.js';
 import type { Command } from './command.js';
 import { barLine, describeRun, drawBar, runExitCode } from '../terminal.js';
+import { runInService } from './service-run.js';
 
 /** A one-line progress bar on a TTY (stderr); nothing when output is piped. */
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): (p: RunProgress) => void {
@@ -27,5 +28,6 @@ export const scrapeCommands: Record<string, Command> = {
       console.log(v.json ? JSON.stringify(run) : describeRun(run));
       return runExitCode(run);
     },
+    viaService: (api, v) => runInService('scrape', api, { path: '/admin/scraper/runs' }, v.json === true),
   },
 };

@@ -1,10 +1,10 @@
 import { AppError } from '../../domain/errors.js';
 import type { Command } from './command.js';
+import { answerError } from './service-run.js';
 
 export const userCommands: Record<string, Command> = {
   'user:create': {
-    whileServiceRuns:
-      'ADMIN_EMAIL and ADMIN_PASSWORD create an admin when the service starts; users sign up at /register',
+    whileServiceRuns: 'an admin adds users on the Users page (/admin/users)',
     summary: 'Create a user (or promote and reset the password of an existing one)',
     usage: 'user:create --email EMAIL --password PASSWORD [--admin] [--name NAME]',
     options: {
@@ -36,6 +36,31 @@ export const userCommands: Record<string, Command> = {
       }
       const { user, created } = result;
       console.log(`${created ? 'created' : 'updated'} ${user.role} ${user.email} (${user.id})`);
+      return 0;
+    },
+    async viaService(api, v) {
+      if (typeof v.email !== 'string' || typeof v.password !== 'string') {
+        console.error('user:create needs --email and --password');
+        return 2;
+      }
+      const answer = await api.call<{ user: { id: string; email: string; role: string }; created: boolean }>(
+        'POST',
+        '/admin/users',
+        {
+          email: v.email,
+          password: v.password,
+          role: v.admin ? 'admin' : 'user',
+          ...(typeof v.name === 'string' ? { display_name: v.name } : {}),
+          update_existing: true,
+        },
+      );
+      if (!answer.ok) {
+        return answerError('user:create', answer);
+      }
+      const { user, created } = answer.body;
+      console.log(
+        `${created ? 'created' : 'updated'} ${user.role} ${user.email} (${user.id}) in the running service (pid ${api.pid})`,
+      );
       return 0;
     },
   },

@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { answerError } from './service-run.js';
 
 export const viewCommands: Record<string, Command> = {
   'flush-views': {
@@ -11,6 +12,19 @@ export const viewCommands: Record<string, Command> = {
       const started = Date.now();
       const { articles, views } = await c.services.views.flush();
       console.log(`flushed ${views} views into ${articles} articles in ${Date.now() - started} ms`);
+      return 0;
+    },
+    async viaService(api) {
+      const started = Date.now();
+      const answer = await api.call<{ articles: number; views: number }>(
+        'POST',
+        '/admin/articles/flush-view-counts',
+      );
+      if (!answer.ok) return answerError('flush-views', answer);
+      const { articles, views } = answer.body;
+      console.log(
+        `flushed ${views} views into ${articles} articles in ${Date.now() - started} ms (in the running service, pid ${api.pid})`,
+      );
       return 0;
     },
   },

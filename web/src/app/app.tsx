@@ -13,6 +13,7 @@ import { ArticlesPage } from '../features/articles/components/articles-page';
 const ArticleDetailPage = lazy(() => import('../features/articles/components/article-detail-page'));
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const RegisterPage = lazy(() => import('../features/auth/components/register-page'));
+const AskPage = lazy(() => import('../features/ask/components/ask-page'));
 const ReportsPage = lazy(() => import('../features/reports/components/reports-page'));
 const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
 const MetricsAdminPage = lazy(() => import('../features/admin-metrics/components/metrics-admin-page'));
@@ -20,6 +21,9 @@ const TagsAdminPage = lazy(() => import('../features/admin-tags/components/tags-
 const CatalogAdminPage = lazy(() => import('../features/admin-catalog/components/catalog-admin-page'));
 const JobsAdminPage = lazy(() => import('../features/admin-jobs/components/jobs-admin-page'));
 const MonitoringPage = lazy(() => import('../features/monitoring'));
+const UsersAdminPage = lazy(() => import('../features/admin-users/components/users-admin-page'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 
 export function App() {
   const navigate = useNavigate();
@@ -72,8 +76,33 @@ export function App() {
               </Page>
             }
           />
+          <Route
+            path="forgot-password"
+            element={
+              <Page>
+                <ForgotPasswordPage />
+              </Page>
+            }
+          />
         </Route>
+        {/* a reset link works whoever is signed in in this browser: it signs in as its account */}
+        <Route
+          path="reset-password"
+          element={
+            <Page>
+              <ResetPasswordPage />
+            </Page>
+          }
+        />
         <Route element={<RequireUser />}>
+          <Route
+            path="ask"
+            element={
+              <Page>
+                <AskPage />
+              </Page>
+            }
+          />
           <Route
             path="settings"
             element={
@@ -114,6 +143,14 @@ export function App() {
             element={
               <Page>
                 <JobsAdminPage />
+              </Page>
+            }
+          />
+          <Route
+            path="users"
+            element={
+              <Page>
+                <UsersAdminPage />
               </Page>
             }
           />

@@ -1,5 +1,5 @@
-import { Fragment, useEffect, useRef } from 'react';
-import { X } from 'lucide-react';
+import { Fragment } from 'react';
+import { Dialog } from '../lib/dialog';
 import { useI18n } from '../lib/i18n';
 import type { MessageKey } from '../lib/messages';
 
@@ -9,34 +9,23 @@ const SHORTCUTS: { keys: string[][]; label: MessageKey }[] = [
   { keys: [['o'], ['Enter']], label: 'keys.open' },
   { keys: [['f']], label: 'keys.favorite' },
   { keys: [['m']], label: 'keys.read' },
+  { keys: [['o'], ['v']], label: 'keys.original' },
+  { keys: [['u'], ['Esc']], label: 'keys.back' },
   { keys: [['/']], label: 'keys.search' },
   { keys: [['g', 'a']], label: 'keys.all' },
   { keys: [['?']], label: 'keys.help' },
 ];
 
-/** The `?` overlay: a modal <dialog> listing the shortcuts; Escape or `?` closes it. */
+/** The `?` overlay: the shortcuts in the app's dialog; Escape or `?` closes it. */
 export function HelpOverlay({ onClose }: { onClose(): void }) {
   const { t } = useI18n();
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    const opener = document.activeElement as HTMLElement | null;
-    dialog?.showModal();
-    return () => {
-      dialog?.close();
-      opener?.focus();
-    };
-  }, []);
   return (
-    <dialog
-      ref={ref}
+    <Dialog
+      title={t('keys.title')}
+      onClose={onClose}
+      size="narrow"
       className="help-overlay"
-      aria-labelledby="help-title"
-      data-testid="help-overlay"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
+      testId="help-overlay"
       onKeyDown={(e) => {
         if (e.key === '?') {
           e.preventDefault();
@@ -44,18 +33,6 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
         }
       }}
     >
-      <header>
-        <h2 id="help-title">{t('keys.title')}</h2>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t('keys.close')}
-          onClick={onClose}
-          autoFocus
-        >
-          <X size={18} aria-hidden="true" />
-        </button>
-      </header>
       <dl>
         {SHORTCUTS.map((s) => (
           <div key={s.label}>
@@ -76,6 +53,6 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
           </div>
         ))}
       </dl>
-    </dialog>
+    </Dialog>
   );
 }

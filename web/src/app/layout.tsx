@@ -5,6 +5,7 @@ import { LOCALES, useI18n, type Locale } from '../lib/i18n';
 import { useSession, useSessionActions } from '../lib/session';
 import type { MessageKey } from '../lib/messages';
 import { useHotkeys } from '../lib/keyboard';
+import { listHref } from '../features/articles/model/list-state';
 import { HelpOverlay } from './help-overlay';
 import { TopicNav } from './topic-nav';
 import { useRegistration } from '../features/auth/api/get-registration';
@@ -15,6 +16,7 @@ const ADMIN_LINKS: { to: string; label: MessageKey }[] = [
   { to: '/admin/tags', label: 'nav.admin.tags' },
   { to: '/admin/catalog', label: 'nav.admin.catalog' },
   { to: '/admin/jobs', label: 'nav.admin.jobs' },
+  { to: '/admin/users', label: 'nav.admin.users' },
   { to: '/admin/monitoring', label: 'nav.admin.monitoring' },
 ];
 
@@ -25,9 +27,11 @@ export function Layout() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [help, setHelp] = useState(false);
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const close = () => setOpen(false);
-  const readerPage = pathname.startsWith('/articles') || pathname.startsWith('/reports');
+  const readerPage =
+    pathname.startsWith('/articles') || pathname.startsWith('/reports') || pathname === '/ask';
   // REGISTRATION=closed: no sign-up link (the sign-up page says it is closed)
   const signUpOpen = useRegistration().data?.registration !== 'closed';
 
@@ -36,8 +40,12 @@ export function Layout() {
     '?': () => setHelp((h) => !h),
     '/': () => {
       const search = document.getElementById('article-search');
-      if (search) search.focus();
-      else void navigate('/articles', { state: { focusSearch: true } });
+      if (search) return search.focus();
+      // from the reader view: the list it was opened from, not a fresh one
+      const from = pathname.startsWith('/articles/')
+        ? new URLSearchParams(location.search).get('from')
+        : null;
+      void navigate(listHref(from), { state: { focusSearch: true } });
     },
     'g a': () => void navigate('/articles'),
   });

@@ -31,6 +31,10 @@ let unauthorizedHandler: () => void = () => {};
 export function onUnauthorized(handler: () => void) {
   unauthorizedHandler = handler;
 }
+/** For a caller that sends its own request (a stream): its 401 goes to the login page like ours. */
+export function reportUnauthorized() {
+  unauthorizedHandler();
+}
 
 export function buildQuery(query: Query | undefined): string {
   if (!query) return '';
@@ -42,7 +46,8 @@ export function buildQuery(query: Query | undefined): string {
   return s ? `?${s}` : '';
 }
 
-async function toError(res: Response): Promise<ApiError> {
+/** The ApiError of a failed response (its JSON error body, else its status). */
+export async function toError(res: Response): Promise<ApiError> {
   try {
     const body = (await res.json()) as {
       error?: { code?: string; message?: string; correlation_id?: string; details?: unknown[] };

@@ -224,7 +224,7 @@ export interface paths {
     put?: never;
     /**
      * Start the weekly report job as a run (idempotent per topic and week)
-     * @description Without topic_id: every active topic with articles in the week. Without week_start: the last full week. Answers the run id at once (GET /admin/runs/{id}); 422 multimodal_provider_missing when no multimodal provider is active, 404 for an unknown topic, 409 while a report run is under way.
+     * @description Without topic_id: every active topic with articles in the week. Without week_start: the last full week. Without an active language-model provider the reports are extractive digests. Answers the run id at once (GET /admin/runs/{id}); 404 for an unknown topic, 409 while a report run is under way.
      */
     post: {
       parameters: {
@@ -707,6 +707,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     options?: never;
@@ -917,7 +926,7 @@ export interface paths {
                 started_at: string;
                 status:
                   'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
-                /** @description plain fields: a scrape its counts; metrics articles, updated, unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
+                /** @description plain fields: a scrape its counts; metrics articles, updated (values that changed), unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
                 summary: {
                   [key: string]: string | number | null;
                 };
@@ -998,6 +1007,8 @@ export interface paths {
               errors: {
                 /** Format: uuid */
                 article_id?: string;
+                /** @description the failed article by name; absent when it was deleted since */
+                article_title?: string;
                 message: string;
                 /** Format: uuid */
                 source_id?: string;
@@ -1008,6 +1019,18 @@ export interface paths {
               /** Format: uuid */
               id: string;
               kind: 'scrape' | 'metrics' | 'reports';
+              /** @description what the run's language-model calls cost, in all and per purpose (analysis, translation, report...) */
+              llm: {
+                by_purpose: {
+                  calls: number;
+                  completion_tokens: number;
+                  prompt_tokens: number;
+                  purpose: string;
+                }[];
+                calls: number;
+                completion_tokens: number;
+                prompt_tokens: number;
+              };
               progress: {
                 done: number;
                 total: number;
@@ -1015,7 +1038,7 @@ export interface paths {
               /** Format: date-time */
               started_at: string;
               status: 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'interrupted';
-              /** @description plain fields: a scrape its counts; metrics articles, updated, unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
+              /** @description plain fields: a scrape its counts; metrics articles, updated (values that changed), unchanged, failed, from_<source>; reports week_start, topics, created, existing, skipped, failed */
               summary: {
                 [key: string]: string | number | null;
               };
@@ -1272,12 +1295,27 @@ export interface paths {
                 source_id: string;
                 topic: string;
               }[];
-              /** @description one entry per day of the window, oldest first */
+              /** @description the language model's calls and tokens per day and purpose, oldest first; days without calls are absent */
+              llm_usage_per_day: {
+                calls: number;
+                completion_tokens: number;
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                prompt_tokens: number;
+                /** @description analysis, translation, report, ask... */
+                purpose: string;
+              }[];
+              /** @description runs of every job (scrape, metrics, reports) started on each day of the window, by final status; oldest first */
               runs_per_day: {
                 completed: number;
+                /** @description completed, some items failed */
+                completed_with_errors: number;
                 /** @description UTC day, YYYY-MM-DD */
                 day: string;
                 failed: number;
+                /** @description stopped by a shutdown or a crash */
+                interrupted: number;
+                /** @description queued or running now */
                 running: number;
               }[];
               /** Format: date-time */
@@ -1408,6 +1446,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     put?: never;
@@ -1425,6 +1472,8 @@ export interface paths {
             enabled?: boolean;
             /** @description minutes between scheduled reads (default 60) */
             fetch_interval_minutes?: number;
+            /** @description read the new source at once (first_fetch_run_id), not at the next scheduled run; the admin form sends true (default false) */
+            fetch_now?: boolean;
             /** @description save without checking that the URL answers a feed (default false) */
             force?: boolean;
             kind: 'rss' | 'arxiv';
@@ -1446,6 +1495,7 @@ export interface paths {
             'application/json': {
               enabled: boolean;
               fetch_interval_minutes: number;
+              first_fetch_run_id: string | null;
               /** Format: uuid */
               id: string;
               kind: 'rss' | 'arxiv';
@@ -1641,6 +1691,15 @@ export interface paths {
         };
         /** @description Default Response */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -1980,6 +2039,8 @@ export interface paths {
     post: {
       parameters: {
         query?: {
+          /** @description comma-separated hosts whose feeds are imported although the outbound rules refuse their address (an intranet feed the admin vouches for) */
+          allow_hosts?: string;
           /** @description the topic of feeds outside any folder (default "Imported") */
           default_topic?: string;
           dry_run?: boolean;
@@ -2032,6 +2093,16 @@ export interface paths {
                   | 'folder_name';
                 text: string;
                 url: string | null;
+              }[];
+              /** @description feeds on a loopback, private, link-local or metadata address (the rules of item links, FETCH_ALLOWED_HOSTS), left out unless their host is in allow_hosts */
+              refused: {
+                /** @description the host to name in allow_hosts to import it anyway */
+                host: string;
+                name: string;
+                /** @description why the outbound rules refuse it (its address range) */
+                reason: string;
+                topic: string;
+                url: string;
               }[];
               /** @description sources to create (dry run) or created */
               sources: {
@@ -2885,6 +2956,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     options?: never;
@@ -2973,6 +3053,1049 @@ export interface paths {
     };
     trace?: never;
   };
+  '/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Accounts, newest first; search matches e-mail or name */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+          search?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                /** Format: date-time */
+                created_at: string;
+                disabled: boolean;
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              }[];
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create an account (409 when the e-mail is taken, unless update_existing)
+     * @description update_existing (the CLI user:create): an existing account gets this password, and the admin role when asked.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            display_name?: string | null;
+            /** Format: email */
+            email: string;
+            password: string;
+            role?: 'user' | 'admin';
+            update_existing?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              created: boolean;
+              user: {
+                /** Format: date-time */
+                created_at: string;
+                disabled: boolean;
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              created: boolean;
+              user: {
+                /** Format: date-time */
+                created_at: string;
+                disabled: boolean;
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/users/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Promote, demote, disable or enable an account (409 last_admin for the last enabled admin) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            disabled?: boolean;
+            role?: 'user' | 'admin';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: date-time */
+              created_at: string;
+              disabled: boolean;
+              display_name: string | null;
+              email: string;
+              /** Format: uuid */
+              id: string;
+              role: 'user' | 'admin';
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/admin/users/{id}/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset a password: a one-time link (24 h) or a temporary password, shown this once
+     * @description temporary: the password is set now and every session of the account is signed out. link: the password stays until the link is used.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            mode: 'link' | 'temporary';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  /** Format: date-time */
+                  expires_at: string;
+                  /** @enum {string} */
+                  mode: 'link';
+                  url: string;
+                }
+              | {
+                  /** @enum {string} */
+                  mode: 'temporary';
+                  password: string;
+                };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Webhook endpoints (never their secret) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: date-time */
+              created_at: string;
+              enabled: boolean;
+              events: ('article.published' | 'report.completed' | 'run.failed')[];
+              /** Format: uuid */
+              id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            }[];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Add a webhook endpoint; the answer holds its secret, shown this once
+     * @description The URL must reach a public address under the outbound rules of feeds (FETCH_ALLOWED_HOSTS): 422 webhook_url_refused otherwise. It is judged again at every delivery.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            enabled?: boolean;
+            events: ('article.published' | 'report.completed' | 'run.failed')[];
+            /** @description write-only; generated when absent (and answered once by the create) */
+            secret?: string;
+            url: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: date-time */
+              created_at: string;
+              enabled: boolean;
+              events: ('article.published' | 'report.completed' | 'run.failed')[];
+              /** Format: uuid */
+              id: string;
+              /** @description the signing secret: answered this once, never again */
+              secret: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a webhook endpoint and its deliveries */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Change a webhook endpoint (a new URL is judged again; a new secret is not answered) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            enabled?: boolean;
+            events?: ('article.published' | 'report.completed' | 'run.failed')[];
+            /** @description write-only; generated when absent (and answered once by the create) */
+            secret?: string;
+            url?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: date-time */
+              created_at: string;
+              enabled: boolean;
+              events: ('article.published' | 'report.completed' | 'run.failed')[];
+              /** Format: uuid */
+              id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/admin/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The endpoint's last 50 deliveries, newest first, each with its attempts */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                attempts: {
+                  /** Format: date-time */
+                  at: string;
+                  attempt: number;
+                  error: string | null;
+                  latency_ms: number;
+                  status_code: number | null;
+                }[];
+                /** Format: date-time */
+                created_at: string;
+                /** @description article.published, report.completed or run.failed */
+                event: 'article.published' | 'report.completed' | 'run.failed';
+                /**
+                 * Format: uuid
+                 * @description the body `id` and the X-Webhook-Id header
+                 */
+                event_id: string;
+                /** Format: uuid */
+                id: string;
+                response_excerpt: string | null;
+                status: 'pending' | 'retrying' | 'delivered' | 'failed';
+                /** Format: date-time */
+                updated_at: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks/{id}/deliveries/{deliveryId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a delivery again (the same body, signed afresh) through the queue */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          deliveryId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              attempts: {
+                /** Format: date-time */
+                at: string;
+                attempt: number;
+                error: string | null;
+                latency_ms: number;
+                status_code: number | null;
+              }[];
+              /** Format: date-time */
+              created_at: string;
+              /** @description article.published, report.completed or run.failed */
+              event: 'article.published' | 'report.completed' | 'run.failed';
+              /**
+               * Format: uuid
+               * @description the body `id` and the X-Webhook-Id header
+               */
+              event_id: string;
+              /** Format: uuid */
+              id: string;
+              response_excerpt: string | null;
+              status: 'pending' | 'retrying' | 'delivered' | 'failed';
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/works/{id}/split': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Move some articles out of a work into a work of their own; later linking keeps them apart */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            article_ids: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description the work that stayed, then the new one */
+              work_ids: string[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/works/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge works into the first; later linking keeps them together */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            work_ids: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              work_id: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/articles': {
     parameters: {
       query?: never;
@@ -2984,6 +4107,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description one row per work: its published version, else its preprint, else its earliest (every sort, filter and search applies to that row) */
+          collapse?: 'work';
           /** @description ignored for guests */
           favorites_only?: boolean;
           limit?: number;
@@ -3046,6 +4171,18 @@ export interface paths {
                 url: string;
                 /** @description 0 if never viewed */
                 view_count: number;
+                /** WorkRef */
+                work: {
+                  /** @description articles of other works that link to or name this work */
+                  coverage: number;
+                  /**
+                   * Format: uuid
+                   * @description the work (GET /works/{id}); an article alone in its work has its own id
+                   */
+                  id: string;
+                  /** @description articles of the work, this one included */
+                  versions: number;
+                };
               }[];
               limit: number;
               offset: number;
@@ -3055,6 +4192,15 @@ export interface paths {
         };
         /** @description Default Response */
         422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3079,7 +4225,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The reader view; marks the article read for a signed-in caller */
+    /** The reader view; marks the article read for a signed-in caller (not with a read token) */
     get: {
       parameters: {
         query?: never;
@@ -3144,6 +4290,18 @@ export interface paths {
               url: string;
               /** @description 0 if never viewed */
               view_count: number;
+              /** WorkRef */
+              work: {
+                /** @description articles of other works that link to or name this work */
+                coverage: number;
+                /**
+                 * Format: uuid
+                 * @description the work (GET /works/{id}); an article alone in its work has its own id
+                 */
+                id: string;
+                /** @description articles of the work, this one included */
+                versions: number;
+              };
             };
           };
         };
@@ -3345,6 +4503,18 @@ export interface paths {
                 url: string;
                 /** @description 0 if never viewed */
                 view_count: number;
+                /** WorkRef */
+                work: {
+                  /** @description articles of other works that link to or name this work */
+                  coverage: number;
+                  /**
+                   * Format: uuid
+                   * @description the work (GET /works/{id}); an article alone in its work has its own id
+                   */
+                  id: string;
+                  /** @description articles of the work, this one included */
+                  versions: number;
+                };
               }[];
             };
           };
@@ -3360,6 +4530,15 @@ export interface paths {
         };
         /** @description Default Response */
         422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3422,6 +4601,64 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/articles/metric-coverage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How many articles have a value of a metric (what sorting by it can order)
+     * @description share = with_value / articles; pending_lookups: articles with a DOI or arXiv id whose value has not been looked up yet (looked up within minutes of their arrival). 422 for a metric that is unknown or disabled.
+     */
+    get: {
+      parameters: {
+        query: {
+          metric_key: string;
+          topic_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              articles: number;
+              metric_key: string;
+              pending_lookups: number;
+              share: number;
+              topic_id: string | null;
+              with_value: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/articles/read': {
     parameters: {
       query?: never;
@@ -3442,6 +4679,11 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /**
+             * @description only count the unread articles it would mark
+             * @default false
+             */
+            dry_run?: boolean;
             /** @default false */
             favorites_only?: boolean;
             q?: string;
@@ -3460,7 +4702,10 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description articles marked read (with dry_run: that would be) */
               marked: number;
+              /** @description POST it to /articles/read/undo to make exactly these articles unread again */
+              undo_token: string | null;
             };
           };
         };
@@ -3490,6 +4735,317 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/articles/read/undo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Undo one "mark all as read": its articles are unread again */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            undo_token: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              unmarked: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ask': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask the corpus a question; with Accept: text/event-stream the answer is streamed
+     * @description Server-sent events: `retrieved` (the numbered passages), `delta` (pieces of the answer, sentences that passed the local check), then `answer` (the whole AskAnswer) or `error` (`{code, message}`). The answer event is authoritative.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description "en" or "zh-TW"; default: the question's language (by its script) */
+            language?: string;
+            /** @description 1–500 characters */
+            question: string;
+            /** @description ISO date: only articles dated on or after it */
+            since?: string;
+            /** @description UUID of a topic: only its articles */
+            topic_id?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description nothing retrieved answers the question; answer says so */
+              abstained: boolean;
+              /** @description plain text with inline [n] citations; n indexes citations */
+              answer: string;
+              citations: {
+                /** Format: uuid */
+                article_id: string;
+                /** @description the [n] marker of the answer */
+                n: number;
+                /** @description the passage sentence that supports the cited sentence */
+                quote: string;
+                title: string;
+                url: string;
+              }[];
+              /** AnswerGrounding */
+              grounding: {
+                /** Format: date-time */
+                checked_at: string;
+                /** @description "local" or "model": how the sentences were checked */
+                method: string;
+                /** @description the model's sentences dropped because no passage supports them */
+                removed: {
+                  reason: string;
+                  text: string;
+                }[];
+                /** @description share of the cited sentences supported */
+                score: number;
+                sentences: {
+                  citations: number[];
+                  evidence: {
+                    n: number;
+                    quote: string;
+                  }[];
+                  index: number;
+                  /** @description supported | partial | unsupported */
+                  support: string;
+                  text: string;
+                }[];
+              };
+              language: 'en' | 'zh-TW';
+              /** @description extractive: no language model is configured, the answer quotes the best passages */
+              method: 'model' | 'extractive';
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ask/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's own questions and answers, newest first */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                abstained: boolean;
+                answer: string;
+                citations: {
+                  /** Format: uuid */
+                  article_id: string;
+                  /** @description the [n] marker of the answer */
+                  n: number;
+                  /** @description the passage sentence that supports the cited sentence */
+                  quote: string;
+                  title: string;
+                  url: string;
+                }[];
+                /** Format: date-time */
+                created_at: string;
+                /** Format: uuid */
+                id: string;
+                language: 'en' | 'zh-TW';
+                method: 'model' | 'extractive';
+                question: string;
+              }[];
+              limit: number;
+              offset: number;
+              total: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /** Clears the caller's questions and answers */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/login': {
     parameters: {
       query?: never;
@@ -3499,7 +5055,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in with e-mail and password */
+    /**
+     * Sign in with e-mail and password
+     * @description 429 `rate_limited`: too many attempts from this address; 429 `sign_in_delayed`: too many failed attempts on this account, Retry-After says when the next may go ahead
+     */
     post: {
       parameters: {
         query?: never;
@@ -3608,6 +5167,81 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/logout-others': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign out every other session of the account; answers a new session for this one */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              access_token: string;
+              expires_in: number;
+              /** @enum {string} */
+              token_type: 'bearer';
+              user: {
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     delete?: never;
@@ -3667,6 +5301,249 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the password (the current one is asked); optionally sign out every other session
+     * @description Answers a new session: with sign_out_others the old tokens of the account stop working, this one included.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            current_password: string;
+            /** @description at least 10 characters, not only whitespace, not a common password */
+            new_password: string;
+            /** @default true */
+            sign_out_others: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              access_token: string;
+              expires_in: number;
+              /** @enum {string} */
+              token_type: 'bearer';
+              user: {
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forgot password: e-mail a one-time link (one hour) to this address if it has an account
+     * @description Always 204, whether or not the address has an account; 503 when no SMTP server is configured.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** Format: email */
+            email: string;
+            locale?: 'en' | 'zh-TW';
+          };
+        };
+      };
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-reset/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with a reset link; signs in, every other session is signed out */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description at least 10 characters, not only whitespace, not a common password */
+            password: string;
+            token: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              access_token: string;
+              expires_in: number;
+              /** @enum {string} */
+              token_type: 'bearer';
+              user: {
+                display_name: string | null;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                role: 'user' | 'admin';
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/register': {
     parameters: {
       query?: never;
@@ -3690,6 +5567,8 @@ export interface paths {
             display_name?: string | null;
             /** Format: email */
             email: string;
+            /** @description the language signed up in: the default language of the notifications */
+            locale?: 'en' | 'zh-TW';
             /** @description at least 10 characters, not only whitespace, not a common password */
             password: string;
           };
@@ -3785,6 +5664,8 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description whether "Forgot password" can e-mail a link (SMTP_URL is set) */
+              password_reset_by_email: boolean;
               registration: 'open' | 'closed';
             };
           };
@@ -5475,6 +7356,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     options?: never;
@@ -6121,6 +8011,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
       };
     };
     options?: never;
@@ -6446,6 +8345,8 @@ export interface paths {
               locale: 'en' | 'zh-TW';
               messenger_chat_id: string | null;
               messenger_enabled: boolean;
+              /** @description phone apps (the Google Reader API) show our summary and zh-TW translation above each article */
+              reader_summary_block: boolean;
             };
           };
         };
@@ -6475,6 +8376,8 @@ export interface paths {
             locale: 'en' | 'zh-TW';
             messenger_chat_id: string | null;
             messenger_enabled: boolean;
+            /** @description absent: left as it is (default on) */
+            reader_summary_block?: boolean;
           };
         };
       };
@@ -6495,6 +8398,8 @@ export interface paths {
               locale: 'en' | 'zh-TW';
               messenger_chat_id: string | null;
               messenger_enabled: boolean;
+              /** @description phone apps (the Google Reader API) show our summary and zh-TW translation above each article */
+              reader_summary_block: boolean;
             };
           };
         };
@@ -6690,6 +8595,226 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/user/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's tokens, newest first, with their last use (never their secret) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                /** @description made with an admin's own session: admin rights while the owner is an admin */
+                admin: boolean;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: uuid */
+                id: string;
+                last_used_at: string | null;
+                name: string;
+                /** @description the public beginning of the token, to tell tokens apart */
+                prefix: string;
+                /** @description read: GET only (and the read tools of /mcp); write: also marks read and favorites */
+                scope: 'read' | 'write';
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Create a personal access token; the answer holds the token, shown this once */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            /** @description read: GET only (and the read tools of /mcp); write: also marks read and favorites */
+            scope: 'read' | 'write';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description made with an admin's own session: admin rights while the owner is an admin */
+              admin: boolean;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: uuid */
+              id: string;
+              last_used_at: string | null;
+              name: string;
+              /** @description the public beginning of the token, to tell tokens apart */
+              prefix: string;
+              /** @description read: GET only (and the read tools of /mcp); write: also marks read and favorites */
+              scope: 'read' | 'write';
+              /** @description the secret: answered this once, only its hash is kept */
+              token: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a token: refused from the next request on */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description No Content */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/weekly-reports': {
     parameters: {
       query?: never;
@@ -6725,8 +8850,44 @@ export interface paths {
                 cover_image_url: string | null;
                 /** Format: date-time */
                 created_at: string;
+                grounding: {
+                  /** Format: date-time */
+                  checked_at: string;
+                  /** @description local: figures, names and key terms of each sentence found in its source; model: that, then each sentence judged by the language model with a quote found in its source */
+                  method: 'model' | 'local';
+                  /** @description sentences dropped because no source supports them */
+                  removed: {
+                    reason:
+                      | 'citation_out_of_range'
+                      | 'figure_not_in_source'
+                      | 'not_in_source'
+                      | 'unsupported_by_model'
+                      | 'quote_not_in_source';
+                    /** @description the model's revision with the evidence, which failed the check too */
+                    revised?: string;
+                    text: string;
+                  }[];
+                  /** @description share of the cited sentences their sources support (partial counts half) */
+                  score: number;
+                  sentences: {
+                    citations: number[];
+                    evidence: {
+                      n: number;
+                      /** @description the shortest passage of source n that supports it */
+                      quote: string;
+                    }[];
+                    /** @description position of the sentence in the original summary_text */
+                    index: number;
+                    /** @description the sentence as first written, when it was revised with the evidence */
+                    revised_from?: string;
+                    support: 'supported' | 'partial' | 'unsupported';
+                    text: string;
+                  }[];
+                } | null;
                 /** Format: uuid */
                 id: string;
+                /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
+                method: 'model' | 'extractive';
                 sources: {
                   /** Format: uuid */
                   id: string;
@@ -6803,8 +8964,44 @@ export interface paths {
               cover_image_url: string | null;
               /** Format: date-time */
               created_at: string;
+              grounding: {
+                /** Format: date-time */
+                checked_at: string;
+                /** @description local: figures, names and key terms of each sentence found in its source; model: that, then each sentence judged by the language model with a quote found in its source */
+                method: 'model' | 'local';
+                /** @description sentences dropped because no source supports them */
+                removed: {
+                  reason:
+                    | 'citation_out_of_range'
+                    | 'figure_not_in_source'
+                    | 'not_in_source'
+                    | 'unsupported_by_model'
+                    | 'quote_not_in_source';
+                  /** @description the model's revision with the evidence, which failed the check too */
+                  revised?: string;
+                  text: string;
+                }[];
+                /** @description share of the cited sentences their sources support (partial counts half) */
+                score: number;
+                sentences: {
+                  citations: number[];
+                  evidence: {
+                    n: number;
+                    /** @description the shortest passage of source n that supports it */
+                    quote: string;
+                  }[];
+                  /** @description position of the sentence in the original summary_text */
+                  index: number;
+                  /** @description the sentence as first written, when it was revised with the evidence */
+                  revised_from?: string;
+                  support: 'supported' | 'partial' | 'unsupported';
+                  text: string;
+                }[];
+              } | null;
               /** Format: uuid */
               id: string;
+              /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
+              method: 'model' | 'extractive';
               sources: {
                 /** Format: uuid */
                 id: string;
@@ -6884,8 +9081,44 @@ export interface paths {
               cover_image_url: string | null;
               /** Format: date-time */
               created_at: string;
+              grounding: {
+                /** Format: date-time */
+                checked_at: string;
+                /** @description local: figures, names and key terms of each sentence found in its source; model: that, then each sentence judged by the language model with a quote found in its source */
+                method: 'model' | 'local';
+                /** @description sentences dropped because no source supports them */
+                removed: {
+                  reason:
+                    | 'citation_out_of_range'
+                    | 'figure_not_in_source'
+                    | 'not_in_source'
+                    | 'unsupported_by_model'
+                    | 'quote_not_in_source';
+                  /** @description the model's revision with the evidence, which failed the check too */
+                  revised?: string;
+                  text: string;
+                }[];
+                /** @description share of the cited sentences their sources support (partial counts half) */
+                score: number;
+                sentences: {
+                  citations: number[];
+                  evidence: {
+                    n: number;
+                    /** @description the shortest passage of source n that supports it */
+                    quote: string;
+                  }[];
+                  /** @description position of the sentence in the original summary_text */
+                  index: number;
+                  /** @description the sentence as first written, when it was revised with the evidence */
+                  revised_from?: string;
+                  support: 'supported' | 'partial' | 'unsupported';
+                  text: string;
+                }[];
+              } | null;
               /** Format: uuid */
               id: string;
+              /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
+              method: 'model' | 'extractive';
               sources: {
                 /** Format: uuid */
                 id: string;
@@ -6903,6 +9136,86 @@ export interface paths {
               /** Format: date */
               week_start_date: string;
             } | null;
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/works/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A work with its versions and coverage; the id of one of its articles also finds it */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description the preprint's arXiv id */
+              arxiv_id: string | null;
+              /** @description the published version's count, else the preprint's; never a sum */
+              citation_count: number | null;
+              /** @description articles of other works linking to or naming this one */
+              coverage_count: number;
+              /** @description the published version's DOI */
+              doi: string | null;
+              /** Format: uuid */
+              id: string;
+              /** @description the best version's title */
+              title: string;
+              /** @description published, preprint, copies (oldest first), then up to 100 coverage articles (newest first) */
+              versions: {
+                /** Format: uuid */
+                article_id: string;
+                /** Format: date-time */
+                published_at: string | null;
+                role: 'preprint' | 'published' | 'copy' | 'coverage';
+                source: string;
+                title: string;
+                url: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
           };
         };
         /** @description Default Response */

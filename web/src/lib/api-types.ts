@@ -44,3 +44,5 @@ export type MetricDefinition = ApiResponse<'/metric-definitions'>[number];
 export type WeeklyReport = NonNullable<ApiResponse<'/weekly-reports/latest'>>;
 export type WeeklyReportPage = ApiResponse<'/weekly-reports'>;
 export type ErrorBody = ApiResponse<'/articles', 'get', 422>;
+export type Work = ApiResponse<'/works/{id}'>;
+export type WorkVersion = Work['versions'][number];

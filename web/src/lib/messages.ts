@@ -1,8 +1,13 @@
+import { defineMessages } from './i18n-core';
+import { errorsEn, errorsZhTW } from './messages-errors';
 import { readerEn, readerZhTW } from './messages-reader';
+import { accountsEn, accountsZhTW } from './messages-accounts';
 
-/** UI strings. `en` defines the keys; every other locale must translate all of them (typed). */
-export const en = {
+/** The app-wide namespace: navigation, common words, sign-in, errors (messages-errors.ts), the reader. */
+const en = {
   ...readerEn,
+  ...errorsEn,
+  ...accountsEn,
   'app.name': 'Article Intelligence',
   'nav.articles': 'Articles',
   'nav.reports': 'Weekly reports',
@@ -62,6 +67,16 @@ export const en = {
   'articles.empty': 'No articles match.',
   'articles.emptyFavorites': 'You have no favorites here yet.',
   'articles.views': '{count} views',
+  'articles.work': '{versions} versions · covered by {coverage}',
+  'works.title': 'Versions',
+  'works.loading': 'Loading the versions…',
+  'works.failed': 'The versions could not be loaded. Try again later.',
+  'works.versions': 'Versions',
+  'works.coverage': 'Covered by {count}',
+  'works.role.published': 'Published',
+  'works.role.preprint': 'Preprint',
+  'works.role.copy': 'Copy',
+  'works.role.coverage': 'Coverage',
   'articles.favorite': 'Add to favorites',
   'articles.unfavorite': 'Remove from favorites',
   'articles.signInToFavorite': 'Sign in to keep favorites',
@@ -81,6 +96,7 @@ export const en = {
   'sort.title': 'Title',
   'sort.view_count': 'Views',
   'metrics.citation_count': 'Citations',
+  'metrics.coverage_count': 'Covered by',
   'reports.title': 'Weekly reports',
   'reports.latest': 'Latest report',
   'reports.none': 'No report has been published for this topic yet.',
@@ -89,6 +105,13 @@ export const en = {
   'reports.week': 'Week of {date}',
   'reports.articles': '{count} articles',
   'reports.chooseTopic': 'Choose a topic',
+  'reports.groundingModel':
+    'Each cited sentence checked against its source by the language model: {percent} supported ({count} cited sentences). Hover or focus a [N] to see the passage.',
+  'reports.removedReason.unsupported_by_model': 'the language model found that its source does not say this',
+  'reports.removedReason.quote_not_in_source': 'the passage given as evidence is not in the source',
+  'reports.removedRevised': 'Rewritten with the evidence as “{text}”, which failed the check too.',
+  'reports.revised': '{count} sentences rewritten to say what their sources say (shown to admins)',
+  'reports.revisedFrom': 'first written as “{text}”',
   'settings.title': 'Settings',
   'settings.subscriptions': 'Topic subscriptions',
   'settings.subscribe': 'Subscribe',
@@ -167,8 +190,10 @@ export const en = {
 
 export type MessageKey = keyof typeof en;
 
-export const zhTW: Record<MessageKey, string> = {
+const zhTW = {
   ...readerZhTW,
+  ...errorsZhTW,
+  ...accountsZhTW,
   'app.name': '文章情報',
   'nav.articles': '文章',
   'nav.reports': '每週報告',
@@ -228,6 +253,16 @@ export const zhTW: Record<MessageKey, string> = {
   'articles.empty': '沒有符合的文章。',
   'articles.emptyFavorites': '這裡還沒有收藏的文章。',
   'articles.views': '{count} 次瀏覽',
+  'articles.work': '{versions} 個版本 · {coverage} 篇報導',
+  'works.title': '版本',
+  'works.loading': '正在載入版本…',
+  'works.failed': '無法載入版本，請稍後再試。',
+  'works.versions': '版本',
+  'works.coverage': '{count} 篇報導',
+  'works.role.published': '正式發表',
+  'works.role.preprint': '預印本',
+  'works.role.copy': '轉載',
+  'works.role.coverage': '報導',
   'articles.favorite': '加入收藏',
   'articles.unfavorite': '取消收藏',
   'articles.signInToFavorite': '登入以收藏文章',
@@ -247,6 +282,7 @@ export const zhTW: Record<MessageKey, string> = {
   'sort.title': '標題',
   'sort.view_count': '瀏覽次數',
   'metrics.citation_count': '引用次數',
+  'metrics.coverage_count': '報導數',
   'reports.title': '每週報告',
   'reports.latest': '最新報告',
   'reports.none': '此主題尚未發布報告。',
@@ -255,6 +291,13 @@ export const zhTW: Record<MessageKey, string> = {
   'reports.week': '{date} 當週',
   'reports.articles': '{count} 篇文章',
   'reports.chooseTopic': '選擇主題',
+  'reports.groundingModel':
+    '每句引用皆已由語言模型依來源查核：{percent} 有來源支持（共 {count} 句引用）。將游標移到或聚焦於 [N] 即可查看原文段落。',
+  'reports.removedReason.unsupported_by_model': '語言模型判定來源並未這樣說',
+  'reports.removedReason.quote_not_in_source': '作為佐證的段落不在來源中',
+  'reports.removedRevised': '依佐證改寫為「{text}」後，仍未通過查核。',
+  'reports.revised': '{count} 句已依來源內容改寫（僅管理員可見）',
+  'reports.revisedFrom': '原句為「{text}」',
   'settings.title': '設定',
   'settings.subscriptions': '主題訂閱',
   'settings.subscribe': '訂閱',
@@ -330,3 +373,5 @@ export const zhTW: Record<MessageKey, string> = {
   'admin.jobs.bySource': '各來源的數值：{sources}。',
   'admin.jobs.noValue': '無數值',
 };
+
+export const appMessages = defineMessages('app', en, zhTW);

@@ -38,10 +38,16 @@ export function useSessionActions() {
       await settle(user);
       return user;
     },
-    async register(email: string, password: string, displayName?: string) {
+    /** `locale`: the page's language, which becomes the language of the account's notifications */
+    async register(email: string, password: string, displayName?: string, locale?: 'en' | 'zh-TW') {
       const { user } = await request<{ user: User }>('/api/session/register', {
         method: 'POST',
-        body: { email, password, ...(displayName ? { display_name: displayName } : {}) },
+        body: {
+          email,
+          password,
+          ...(displayName ? { display_name: displayName } : {}),
+          ...(locale ? { locale } : {}),
+        },
       });
       await settle(user);
       return user;

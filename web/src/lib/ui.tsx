@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { ApiError } from './api-client';
-import { translate, useI18n, type Locale } from './i18n';
+import { useI18n, type Locale } from './i18n';
+import { translate } from './i18n-core';
+import { appMessages } from './messages';
 
 /** The three designed states every panel has besides its data. */
 export function Loading() {
@@ -78,10 +80,10 @@ export function latestError(writes: { error: unknown; submittedAt: number }[]): 
  */
 export function errorText(error: unknown, locale: Locale, fallback: string): string {
   if (!(error instanceof ApiError)) return fallback;
-  const known = translate(locale, `errors.${error.code}`);
+  const known = translate(appMessages, locale, `errors.${error.code}`);
   if (known) return known;
   if (locale === 'en' && error.status < 500 && error.message) return error.message;
-  return translate(locale, 'errors.generic', { code: error.code }) ?? fallback;
+  return translate(appMessages, locale, 'errors.generic', { code: error.code }) ?? fallback;
 }
 
 /** errorText in the page's current language (the I18nProvider keeps `<html lang>` in step). */

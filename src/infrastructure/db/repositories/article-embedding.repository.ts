@@ -1,11 +1,12 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type {
   ArticleEmbeddingStore,
   EmbeddedArticle,
+  TopicHead,
   TopicLookup,
 } from '../../../application/articles/articles.ports.js';
 import type { Vector } from '../../../application/shared/embedding.js';
-import type { Db } from '../client.js';
+import { rowsOf, type Db } from '../client.js';
 import { articleEmbeddings, articles, topics } from '../schema/index.js';
 
 /** what is embedded of an article: its title and summary (bounded) */
@@ -46,13 +47,38 @@ export class DrizzleArticleEmbeddingStore implements ArticleEmbeddingStore {
     return r ? { topicId: r.topicId, article: embedded(r) } : null;
   }
 
-  async recent(topicId: string, limit: number) {
+  async locate(articleId: string) {
+    // the topic's newest article is one entry of the (topic_id, scraped_at, id) index read backwards
+    const [r] = rowsOf<{ topic_id: string; head_at: Date | string | null; head_id: string | null }>(
+      await this.db.execute(sql`
+        select a.topic_id, h.scraped_at as head_at, h.id as head_id
+        from articles a
+        left join lateral (select n.scraped_at, n.id from articles n where n.topic_id = a.topic_id
+                           order by n.scraped_at desc, n.id desc limit 1) h on true
+        where a.id = ${articleId}`),
+    );
+    if (!r) return null;
+    const head: TopicHead | null =
+      r.head_at === null || r.head_id === null
+        ? null
+        : { scrapedAt: r.head_at instanceof Date ? r.head_at : new Date(r.head_at), id: r.head_id };
+    return { topicId: r.topic_id, head };
+  }
+
+  async recent(topicId: string, limit: number, after?: TopicHead) {
     // the (topic_id, scraped_at, id) index read backwards: the window costs `limit` index entries
     const rows = await this.db
       .select(columns)
       .from(articles)
       .leftJoin(articleEmbeddings, eq(articleEmbeddings.articleId, articles.id))
-      .where(eq(articles.topicId, topicId))
+      .where(
+        after
+          ? and(
+              eq(articles.topicId, topicId),
+              sql`(${articles.scrapedAt}, ${articles.id}) > (${after.scrapedAt.toISOString()}::timestamptz, ${after.id}::uuid)`,
+            )
+          : eq(articles.topicId, topicId),
+      )
       .orderBy(desc(articles.scrapedAt), desc(articles.id))
       .limit(limit);
     return rows.map(embedded);
@@ -74,12 +100,17 @@ export class DrizzleArticleEmbeddingStore implements ArticleEmbeddingStore {
   }
 }
 
-/** Topic names for the Atom feeds (the catalog's table, read-only). */
+/** Topic names and state for the Atom feeds (the catalog's table, read-only). */
 export class DrizzleTopicLookup implements TopicLookup {
   constructor(private readonly db: Db) {}
   async topic(id: string) {
     const [t] = await this.db
-      .select({ id: topics.id, name: topics.name, description: topics.description })
+      .select({
+        id: topics.id,
+        name: topics.name,
+        description: topics.description,
+        isActive: topics.isActive,
+      })
       .from(topics)
       .where(eq(topics.id, id));
     return t ?? null;

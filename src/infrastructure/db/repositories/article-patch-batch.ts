@@ -4,17 +4,24 @@
  * `update ... from (values ...)` per patch shape. Each caller's promise still settles when its own
  * row is written, and a statement that fails is replayed row by row, so one bad article fails
  * alone with its own error, as it would have written by itself.
+ *
+ * The same statement keeps the runs' pending-article counts: a status is only written over a
+ * pending one (a final status is never written twice), and each article given its final status
+ * is taken off its run's count. The
+ * write that takes a run's count to 0 answers `runEnded` (one caller per run, whichever worker).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { ArticlePatch } from '../../../application/pipeline/pipeline.ports.js';
-import type { Db } from '../client.js';
-import { articles } from '../schema/index.js';
+import { PENDING_ARTICLE_STATUSES } from '../../../domain/article-status.js';
+import type { ArticlePatch, ArticleWrite } from '../../../application/pipeline/pipeline.ports.js';
+import { rowsOf, type Db } from '../client.js';
+import { storableJsonText } from '../storable-params.js';
+import { articles, scraperRuns } from '../schema/index.js';
 
 interface Queued {
   id: string;
   patch: ArticlePatch;
   at: Date;
-  resolve(): void;
+  resolve(w: ArticleWrite): void;
   reject(err: unknown): void;
 }
 
@@ -35,9 +42,18 @@ type Field = (typeof FIELDS)[number];
 const fieldsOf = (patch: ArticlePatch): Field[] => FIELDS.filter(([key]) => patch[key] !== undefined);
 
 const valueOf = (patch: ArticlePatch, [key, , kind]: Field): SQL =>
-  kind === 'merge' ? sql`${JSON.stringify(patch[key])}::jsonb` : sql`${patch[key] as string | null}::text`;
+  kind === 'merge' ? sql`${storableJsonText(patch[key])}::jsonb` : sql`${patch[key] as string | null}::text`;
 
-/** One statement for patches of the same shape (the same fields present), at most one per article. */
+const PENDING = sql.join(
+  PENDING_ARTICLE_STATUSES.map((st) => sql`${st}`),
+  sql`, `,
+);
+
+/**
+ * One statement for patches of the same shape (the same fields present), at most one per article:
+ * answers the articles written, with `ended` true where the write left the article's run with
+ * nothing pending.
+ */
 export function updateStatement(rows: { id: string; patch: ArticlePatch; at: Date }[]): SQL {
   const fields = fieldsOf(rows[0]!.patch);
   const values = sql.join(
@@ -68,7 +84,32 @@ export function updateStatement(rows: { id: string; patch: ArticlePatch; at: Dat
     ],
     sql`, `,
   );
-  return sql`update ${articles} as a set ${sets} from (values ${values}) as v(${columns}) where a.id = v.id`;
+  // a status is written only over a pending one: a final status is never written twice
+  const guard = fields.some(([key]) => key === 'processingStatus')
+    ? sql` and a.processing_status in (${PENDING})`
+    : sql``;
+  return sql`with done as (
+      update ${articles} as a set ${sets} from (values ${values}) as v(${columns})
+      where a.id = v.id${guard}
+      returning a.id, a.run_id, a.processing_status),
+    counted as (
+      update ${scraperRuns} as r
+      set articles_pending = r.articles_pending - c.n, progress_done = r.progress_done + c.n
+      from (select run_id, count(*)::int as n from done
+            where run_id is not null and processing_status not in (${PENDING}) group by run_id) as c
+      where r.id = c.run_id
+      returning r.id, r.articles_pending)
+    select done.id::text as "id", done.run_id::text as "runId", coalesce(counted.articles_pending = 0, false) as "ended"
+    from done left join counted on counted.id = done.run_id`;
+}
+
+/** each run ended by the statement is answered to one of its rows (the first) */
+function settle(rows: Queued[], result: unknown): void {
+  const ended = new Map<string, string>();
+  for (const r of rowsOf<{ id: string; runId: string | null; ended: boolean }>(result))
+    if (r.ended && r.runId && !ended.has(r.runId)) ended.set(r.runId, r.id);
+  const enders = new Set(ended.values());
+  for (const r of rows) r.resolve({ runEnded: enders.has(r.id) });
 }
 
 export class ArticlePatchBatch {
@@ -82,8 +123,8 @@ export class ArticlePatchBatch {
   ) {}
 
   /** resolves once the patch is stored; rejects with the database's error for this article */
-  write(id: string, patch: ArticlePatch): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  write(id: string, patch: ArticlePatch): Promise<ArticleWrite> {
+    return new Promise<ArticleWrite>((resolve, reject) => {
       this.queue.push({ id, patch, at: new Date(), resolve, reject });
       if (this.draining) return;
       this.draining = true;
@@ -125,8 +166,7 @@ export class ArticlePatchBatch {
   private async flush(rows: Queued[]): Promise<void> {
     if (rows.length > 1) {
       try {
-        await this.db.execute(updateStatement(rows));
-        for (const r of rows) r.resolve();
+        settle(rows, await this.db.execute(updateStatement(rows)));
         return;
       } catch {
         // one row's value failed the statement: write each alone so that only that one fails
@@ -134,8 +174,7 @@ export class ArticlePatchBatch {
     }
     for (const r of rows) {
       try {
-        await this.db.execute(updateStatement([r]));
-        r.resolve();
+        settle([r], await this.db.execute(updateStatement([r])));
       } catch (err) {
         r.reject(err);
       }

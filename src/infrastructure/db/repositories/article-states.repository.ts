@@ -1,31 +1,19 @@
 import { sql } from 'drizzle-orm';
-import type { ArticleStates } from '../../../application/pipeline/article-jobs.js';
+import { PENDING_ARTICLE_STATUSES, countsOfStatus, isArticleStatus } from '../../../domain/article-status.js';
+import type { ArticleStates } from '../../../application/pipeline/pipeline.ports.js';
 import type { ArticleRef } from '../../../application/pipeline/pipeline.events.js';
 import { rowsOf, type Db } from '../client.js';
 import { articles } from '../schema/index.js';
 
-const UNFINISHED = sql`${articles.processingStatus} in ('new', 'analyzed')`;
-
-/** The counts each final state stands for: the steps the article went through, and how it ended. */
-function countsOf(status: string, stage: string, translated: boolean): string[] {
-  const through = ['processed', 'analyzed', 'tagged', 'completed'];
-  switch (status) {
-    case 'completed':
-      return [...through, translated ? 'translated' : 'translation_skipped'];
-    case 'translation_failed':
-      return [...through, 'translation_failed'];
-    case 'tag_normalization_failed':
-      return ['processed', 'analyzed', 'tag_normalization_failed'];
-    case 'analysis_failed':
-      return stage === 'processing' ? ['processing_failed'] : ['processed', 'analysis_failed'];
-    default:
-      return [];
-  }
-}
+/** `processing_status in ('new', 'analyzed')`: the statuses of articles with steps to go */
+export const PENDING_SQL = sql`${articles.processingStatus} in (${sql.join(
+  PENDING_ARTICLE_STATUSES.map((s) => sql`${s}`),
+  sql`, `,
+)})`;
 
 /**
  * A run's outcome read from its articles' stored statuses: whichever worker processed them, and
- * whether or not the process that started the run is still the one counting.
+ * whether or not the process that started the run is still there.
  */
 export class DrizzleArticleStates implements ArticleStates {
   constructor(private readonly db: Db) {}
@@ -44,7 +32,7 @@ export class DrizzleArticleStates implements ArticleStates {
     const counts: Record<string, number> = {};
     let pending = 0;
     for (const r of rows) {
-      const keys = countsOf(r.status, r.stage, r.translated);
+      const keys = isArticleStatus(r.status) ? countsOfStatus(r.status, r.stage, r.translated) : [];
       if (!keys.length) pending += Number(r.n);
       for (const k of keys) counts[k] = (counts[k] ?? 0) + Number(r.n);
     }
@@ -57,7 +45,7 @@ export class DrizzleArticleStates implements ArticleStates {
         select ${articles.id} as "articleId", coalesce(${articles.runId}::text, '') as "runId", ${articles.topicId} as "topicId",
                ${articles.url} as "url", ${articles.source} as "source"
         from ${articles}
-        where ${UNFINISHED}
+        where ${PENDING_SQL}
         order by ${articles.scrapedAt}
         limit ${limit}`),
     );

@@ -4,8 +4,10 @@ import type {
   ArticleListQuery,
   ArticlePage,
   ArticleReadRepository,
+  ArticleRef,
   EnabledMetrics,
 } from '../../../application/articles/articles.ports.js';
+import { uuidRange } from '../../../domain/greader.js';
 import type {
   ArticleDetail,
   ArticleSort,
@@ -15,6 +17,7 @@ import type {
   MetricDetail,
   SortOrder,
 } from '../../../domain/articles.js';
+import { AppError } from '../../../domain/errors.js';
 import { buildSnippet, parseSearch } from '../../../domain/search.js';
 import { rowsOf, type Db } from '../client.js';
 import { RELEVANCE_CANDIDATES, SNIPPET_FIELDS, searchMatch, searchRank } from './article-search.sql.js';
@@ -22,7 +25,7 @@ import { isReadSql, unreadSql } from './read-state.sql.js';
 
 /**
  * `total` is exact up to this many matches; above it the planner's row estimate is returned, since
- * counting a million rows costs ~35 ms and the page itself ~1 ms (docs/decisions.md).
+ * counting a million rows costs ~35 ms and the page itself ~1 ms (docs/decisions/0030-articles-list-query-shape.md).
  */
 export const EXACT_TOTAL_CAP = 10_000;
 /**
@@ -31,9 +34,15 @@ export const EXACT_TOTAL_CAP = 10_000;
  */
 export const ESTIMATE_TTL_MS = 60_000;
 const ESTIMATES_MAX = 1_000;
+/**
+ * A search's statements (page, count) are cancelled on PostgreSQL past this: a query the bounds of
+ * article-search.sql.ts still let through answers 422 `search_too_broad` instead of holding a
+ * connection. PGlite cannot cancel a statement; there the bounds alone hold.
+ */
+export const SEARCH_TIMEOUT_MS = 3_000;
 
 const SUMMARY_COLUMNS = sql.raw(
-  'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id',
+  'a.id, a.topic_id, a.title, a.url, a.source, a.summary, a.published_at, a.scraped_at, a.language, a.doi, a.arxiv_id, a.work_id',
 );
 
 interface SummaryRow {
@@ -48,8 +57,11 @@ interface SummaryRow {
   language: string | null;
   doi: string | null;
   arxiv_id: string | null;
+  work_id: string | null;
 }
 interface DecoratedRow extends SummaryRow {
+  work_versions: number | string;
+  work_coverage: number | string | null;
   view_count: number | null;
   tags: string[] | string;
   metrics: Record<string, number | string> | string;
@@ -62,25 +74,44 @@ interface DetailColumns {
   content: string | null;
   author: string | null;
   translations: Record<string, ArticleTranslationView> | string | null;
-  raw_html: string | null;
+  row_version: string;
   metric_details:
     { key: string; value: number | string; source: string | null; fetched_at: string | null }[] | string;
+}
+
+/** PostgreSQL's query_canceled (statement_timeout), possibly wrapped by the ORM */
+function isQueryCanceled(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e.code === '57014') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 /** a text literal cast to an array type: one parameter whatever the length, on both drivers */
 export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
-export function whereOf(f: ArticleFilter): SQL {
+export function whereOf(f: ArticleFilter, phraseCandidates: number | null = null): SQL {
   const parts: SQL[] = [sql`true`];
   // topic filter: every topic whose sources carried the article, not only its primary one
-  // (article_topics; a semi-join probing its (article_id, topic_id) key, docs/decisions.md)
+  // (article_topics; a semi-join probing its (article_id, topic_id) key, docs/decisions/0035-topics-and-duplicates.md)
   if (f.topicId)
     parts.push(
       sql`exists (select 1 from article_topics lt where lt.article_id = a.id and lt.topic_id = ${f.topicId})`,
     );
   if (f.source) parts.push(sql`a.source = ${f.source}`);
-  if (f.q) parts.push(searchMatch(f.q));
+  if (f.sourceId) parts.push(sql`a.source_id = ${f.sourceId}`);
+  if (f.q) parts.push(searchMatch(f.q, phraseCandidates));
   if (f.unreadFor) parts.push(unreadSql(f.unreadFor));
+  if (f.since) parts.push(sql`coalesce(a.published_at, a.scraped_at) >= ${f.since.toISOString()}`);
+  if (f.until) parts.push(sql`coalesce(a.published_at, a.scraped_at) < ${f.until.toISOString()}`);
+  if (f.after) {
+    // the row's own values, not a copy in the cursor: scraped_at keeps microseconds a Date drops
+    const cursor = sql`(select c.scraped_at, c.id from articles c where c.id = ${f.after.id})`;
+    parts.push(
+      f.after.order === 'asc' ? sql`(a.scraped_at, a.id) > ${cursor}` : sql`(a.scraped_at, a.id) < ${cursor}`,
+    );
+  }
   if (f.tag)
     parts.push(
       sql`exists (select 1 from article_tags at join tags t on t.id = at.tag_id where at.article_id = a.id and t.name = ${f.tag})`,
@@ -88,6 +119,11 @@ export function whereOf(f: ArticleFilter): SQL {
   if (f.favoritesOf)
     parts.push(
       sql`exists (select 1 from favorites f where f.article_id = a.id and f.user_id = ${f.favoritesOf})`,
+    );
+  // one row per work: an article alone in its work, or the head of its work (docs/decisions/0125-works.md)
+  if (f.collapse === 'work')
+    parts.push(
+      sql`(a.work_id is null or exists (select 1 from works w where w.id = a.work_id and w.head_article_id = a.id))`,
     );
   return sql.join(parts, sql` and `);
 }
@@ -119,7 +155,10 @@ export function decorated(page: SQL, viewerId: string | null, extra = sql``): SQ
               join metric_definitions d on d.metric_key = m.metric_key and d.enabled
               where m.article_id = p.id and m.value is not null), '{}'::json) as metrics,
     ${favorited} as is_favorited,
-    ${isReadSql(viewerId)} as is_read
+    ${isReadSql(viewerId)} as is_read,
+    case when p.work_id is null then 1
+      else (select count(*)::int from articles wm where wm.work_id = p.work_id) end as work_versions,
+    (select c.value from article_metrics c where c.article_id = p.id and c.metric_key = 'coverage_count') as work_coverage
     from (${page}) p`;
 }
 
@@ -146,6 +185,11 @@ function summaryOf(r: DecoratedRow, terms?: readonly string[]): ArticleSummary {
     isFavorited: r.is_favorited === true || r.is_favorited === 't',
     isRead: r.is_read === true || r.is_read === 't',
     snippet: terms ? buildSnippet([r.title, r.summary, ...parsed(r.search_fields ?? [])], terms) : null,
+    work: {
+      id: r.work_id ?? r.id,
+      versions: Number(r.work_versions ?? 1),
+      coverage: Number(r.work_coverage ?? 0),
+    },
   };
 }
 
@@ -160,15 +204,31 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   /** estimated totals of large filters, by filter, in insertion order (the oldest is evicted) */
   private readonly estimates = new Map<string, { total: number; until: number }>();
 
+  private readonly searchTimeoutMs: number;
+  private readonly relevanceCandidates: number;
+  private readonly phraseCandidates: number | null;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+    opts: { searchTimeoutMs?: number; relevanceCandidates?: number; phraseCandidates?: number | null } = {},
+  ) {
+    this.searchTimeoutMs = opts.searchTimeoutMs ?? SEARCH_TIMEOUT_MS;
+    this.relevanceCandidates = opts.relevanceCandidates ?? RELEVANCE_CANDIDATES;
+    this.phraseCandidates = opts.phraseCandidates ?? null;
+  }
 
   async list(q: ArticleListQuery): Promise<ArticlePage> {
     // the page and the total run side by side (two pool connections on PostgreSQL)
     const [rows, total] = await Promise.all([
-      this.db.execute(decorated(pageSql(q), q.viewerId, q.filter.q ? SNIPPET_FIELDS : sql``)),
+      this.run(
+        decorated(
+          pageSql(q, this.relevanceCandidates, this.phraseCandidates),
+          q.viewerId,
+          q.filter.q ? SNIPPET_FIELDS : sql``,
+        ),
+        q.filter,
+      ),
       this.cachedTotal(q.filter),
     ]);
     const terms = q.filter.q ? parseSearch(q.filter.q).terms : undefined;
@@ -189,12 +249,41 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  async refs(filter: ArticleFilter, order: SortOrder, limit: number): Promise<ArticleRef[]> {
+    const rows = rowsOf<{ id: string; usec: string | number }>(
+      await this.run(
+        sql`select a.id, (extract(epoch from a.scraped_at) * 1000000)::bigint::text as usec
+            from articles a where ${whereOf(filter)}
+            order by ${columnOrder('scraped_at', order)} limit ${limit}`,
+        filter,
+      ),
+    );
+    return rows.map((r) => ({ id: r.id, scrapedUsec: String(r.usec) }));
+  }
+
+  async resolveItemIds(hexes: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (!hexes.length) return found;
+    // one primary-key range probe per id; the smallest uuid of a (rare) shared prefix wins
+    const probes = [...new Set(hexes)].map((hex) => {
+      const [low, high] = uuidRange(hex);
+      return sql`(select ${hex} as hex, id from articles where id between ${low} and ${high} order by id limit 1)`;
+    });
+    for (let i = 0; i < probes.length; i += 500) {
+      const rows = rowsOf<{ hex: string; id: string }>(
+        await this.db.execute(sql.join(probes.slice(i, i + 500), sql` union all `)),
+      );
+      for (const r of rows) found.set(r.hex, r.id);
+    }
+    return found;
+  }
+
   async get(id: string, viewerId: string | null) {
     const rows = rowsOf<DecoratedRow & DetailColumns>(
       await this.db.execute(
         decorated(
           sql`select ${SUMMARY_COLUMNS}, a.content, a.author, a.translations,
-                coalesce(a.metadata->>'content_html', a.metadata->>'feed_summary') as raw_html
+                a.xmin::text as row_version
               from articles a where a.id = ${id}`,
           viewerId,
           METRIC_DETAILS,
@@ -208,7 +297,7 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
       content: row.content,
       author: row.author,
       translations: parsed(row.translations ?? {}),
-      rawHtml: row.raw_html,
+      rowVersion: row.row_version,
       metricDetails: parsed(row.metric_details).map((m): MetricDetail => ({
         key: m.key,
         value: Number(m.value),
@@ -219,6 +308,15 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     return detail;
   }
 
+  async rawHtml(id: string) {
+    const [row] = rowsOf<{ raw_html: string | null }>(
+      await this.db.execute(
+        sql`select coalesce(a.metadata->>'content_html', a.metadata->>'feed_summary') as raw_html from articles a where a.id = ${id}`,
+      ),
+    );
+    return row?.raw_html ?? null;
+  }
+
   async exists(id: string) {
     return rowsOf(await this.db.execute(sql`select 1 from articles where id = ${id}`)).length > 0;
   }
@@ -227,10 +325,15 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     const key = JSON.stringify([
       filter.topicId,
       filter.source,
+      filter.sourceId,
       filter.q,
       filter.tag,
       filter.favoritesOf,
       filter.unreadFor,
+      filter.since?.toISOString(),
+      filter.until?.toISOString(),
+      filter.after,
+      filter.collapse,
     ]);
     const hit = this.estimates.get(key);
     if (hit && hit.until > this.now()) return hit.total;
@@ -243,9 +346,37 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
     return total;
   }
 
+  /** a statement of the list; a search's under SEARCH_TIMEOUT_MS (set local: this transaction only) */
+  private async run(statement: SQL, filter: ArticleFilter) {
+    if (!filter.q) return this.db.execute(statement);
+    try {
+      return await this.db.transaction(async (tx) => {
+        // The GIN indexes serve every search condition. The planner does not count the cost of
+        // reading each article's out-of-line tsvector, so on a small or freshly loaded table it
+        // prefers a sequential scan that reads them all (70 ms for 500 articles of 12 KB on PGlite).
+        await tx.execute(
+          sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(this.searchTimeoutMs))}`),
+        );
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return tx.execute(statement);
+      });
+    } catch (err) {
+      if (isQueryCanceled(err))
+        throw new AppError(
+          'Invalid',
+          'search_too_broad',
+          'the search took too long: use fewer or more specific words',
+          [{ path: '/q', message: 'too broad' }],
+        );
+      throw err;
+    }
+  }
+
   private async total(filter: ArticleFilter): Promise<number> {
     const where = whereOf(filter);
-    const [counted] = rowsOf<{ n: number | string }>(await this.db.execute(cappedCountSql(filter)));
+    const [counted] = rowsOf<{ n: number | string }>(
+      await this.run(cappedCountSql(filter, this.phraseCandidates), filter),
+    );
     const n = Number(counted?.n ?? 0);
     if (n <= EXACT_TOTAL_CAP) return n;
     const [plan] = rowsOf<Record<string, unknown>>(
@@ -265,13 +396,13 @@ const topicOnly = (f: ArticleFilter): f is ArticleFilter & { topicId: string } =
 /**
  * Exact count of the matches, stopping at EXACT_TOTAL_CAP + 1. A topic alone is counted in its
  * link range (every link has its article: foreign key, cascade); through the articles it would be
- * a merge join over the articles' key (docs/decisions.md "Topics and duplicates").
+ * a merge join over the articles' key (docs/decisions/0035-topics-and-duplicates.md).
  */
-export const cappedCountSql = (filter: ArticleFilter): SQL =>
+export const cappedCountSql = (filter: ArticleFilter, phraseCandidates: number | null = null): SQL =>
   topicOnly(filter)
     ? sql`select count(*)::int as n from (select 1 from article_topics lt where lt.topic_id = ${filter.topicId}
           limit ${EXACT_TOTAL_CAP + 1}) c`
-    : sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter)} limit ${EXACT_TOTAL_CAP + 1}) c`;
+    : sql`select count(*)::int as n from (select 1 from articles a where ${whereOf(filter, phraseCandidates)} limit ${EXACT_TOTAL_CAP + 1}) c`;
 
 /**
  * A sort by a value kept in a side table (a metric in article_metrics, the view count in
@@ -291,9 +422,13 @@ function sideSort(sort: ArticleSort): { table: SQL; has: SQL; value: SQL } | nul
 }
 
 /** The rows of one page, in order, before decoration. */
-export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
-  const where = whereOf(q.filter);
-  if (q.sort.kind === 'relevance') return relevancePageSql(q, where);
+export function pageSql(
+  q: Omit<ArticleListQuery, 'viewerId'>,
+  candidates = RELEVANCE_CANDIDATES,
+  phraseCandidates: number | null = null,
+): SQL {
+  const where = whereOf(q.filter, phraseCandidates);
+  if (q.sort.kind === 'relevance') return relevancePageSql(q, where, candidates);
   const side = sideSort(q.sort);
   if (!side) {
     const column = (q.sort as { column: Exclude<ColumnSort, 'view_count'> }).column;
@@ -303,7 +438,7 @@ export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
   // Side-table sort: the rows with a value, read in (value, article_id) order from the side
   // table's sort index, then the rows without one in id order. UNION ALL without an outer
   // ORDER BY is an Append that runs its branches in order and stops as soon as the LIMIT is met,
-  // so a page inside the first part never touches the second (docs/decisions.md).
+  // so a page inside the first part never touches the second (docs/decisions/0030-articles-list-query-shape.md).
   const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
   const reach = q.limit + q.offset;
   return sql`select * from (
@@ -322,10 +457,10 @@ export function pageSql(q: Omit<ArticleListQuery, 'viewerId'>): SQL {
  * Best matches first: the rank of at most RELEVANCE_CANDIDATES matching rows (the GIN indexes
  * find them; ranking every match of a very common word would read all of them), ties newest first.
  */
-function relevancePageSql(q: Omit<ArticleListQuery, 'viewerId'>, where: SQL): SQL {
+function relevancePageSql(q: Omit<ArticleListQuery, 'viewerId'>, where: SQL, candidates: number): SQL {
   const rank = q.filter.q ? searchRank(q.filter.q) : sql`0`;
   return sql`select c.* from (
-      select ${SUMMARY_COLUMNS}, ${rank} as rank from articles a where ${where} limit ${RELEVANCE_CANDIDATES}
+      select ${SUMMARY_COLUMNS}, ${rank} as rank from articles a where ${where} limit ${candidates}
     ) c order by c.rank desc, c.scraped_at desc, c.id desc limit ${q.limit} offset ${q.offset}`;
 }
 

@@ -9,6 +9,7 @@ import type {
 } from '../../../application/catalog/catalog.ports.js';
 import type { Provider, Source, Topic } from '../../../domain/catalog.js';
 import type { Db } from '../client.js';
+import { storableText } from '../safe-text.js';
 import { providers, sources, topics } from '../schema/index.js';
 
 const topicOf = (r: typeof topics.$inferSelect): Topic => ({
@@ -99,7 +100,12 @@ export class DrizzleSourceRepository implements SourceRepository {
   async update(id: string, patch: Partial<Omit<Source, 'id'>>) {
     const [r] = await this.db
       .update(sources)
-      .set({ ...patch, updatedAt: new Date() })
+      .set({
+        ...patch,
+        // a fetch error quotes the feed server or the parser: bounded like the fetch history's
+        ...(patch.lastError ? { lastError: storableText(patch.lastError, 1000) } : {}),
+        updatedAt: new Date(),
+      })
       .where(eq(sources.id, id))
       .returning();
     return r ? sourceOf(r) : null;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FavoriteRepository } from '../../../application/articles/articles.ports.js';
 import { rowsOf, type Db } from '../client.js';
+import { workVersions } from './read-state.sql.js';
 
 export class DrizzleFavoriteRepository implements FavoriteRepository {
   constructor(private readonly db: Db) {}
@@ -15,11 +16,12 @@ export class DrizzleFavoriteRepository implements FavoriteRepository {
   }
 
   async add(userId: string, articleId: string) {
-    // insert-from-select: an unknown article inserts nothing instead of failing on the foreign key
+    // insert-from-select: an unknown article inserts nothing instead of failing on the foreign key;
+    // every version of the article's work is favorited with it (docs/decisions/0143-marks-of-a-work.md)
     const inserted = rowsOf(
       await this.db.execute(
         sql`insert into favorites (user_id, article_id)
-            select ${userId}, a.id from articles a where a.id = ${articleId}
+            select ${userId}, v.id from (${workVersions(articleId)}) v
             on conflict do nothing returning article_id`,
       ),
     );
@@ -29,6 +31,8 @@ export class DrizzleFavoriteRepository implements FavoriteRepository {
   }
 
   async remove(userId: string, articleId: string) {
-    await this.db.execute(sql`delete from favorites where user_id = ${userId} and article_id = ${articleId}`);
+    await this.db.execute(
+      sql`delete from favorites where user_id = ${userId} and article_id in (${workVersions(articleId)})`,
+    );
   }
 }

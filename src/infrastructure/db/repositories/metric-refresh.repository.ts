@@ -1,11 +1,21 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type {
+  ArrivalCursor,
   MetricRefreshStore,
   MetricValueWrite,
   RefreshCandidate,
 } from '../../../application/metrics/metrics.ports.js';
 import { rowsOf, type Db } from '../client.js';
-import { articleMetrics, metricDefinitions } from '../schema/index.js';
+import { articleMetrics, metricDefinitions, systemSettings } from '../schema/index.js';
+
+const ARRIVAL_CURSOR_KEY = 'metrics.arrival_cursor';
+/**
+ * article `a` may carry an identifier a citation source can use (resolveIdentifiers decides): the
+ * columns, a doi.org / arxiv.org link, or such a key in its metadata
+ */
+export const mayHaveIdentifier = sql`(a.doi is not null or a.arxiv_id is not null
+  or a.url ~* '(arxiv\.org/(abs|pdf)/|doi\.org/10\.)'
+  or a.metadata::text ~* '"(doi|arxiv|arxiv_id|arxivId)"|arxiv\.org/(abs|pdf)/|doi\.org/10\.')`;
 
 interface CandidateRow {
   id: string;
@@ -41,10 +51,13 @@ export class DrizzleMetricRefreshStore implements MetricRefreshStore {
       .from(metricDefinitions)
       .where(eq(metricDefinitions.enabled, true))
       .orderBy(asc(metricDefinitions.priority), asc(metricDefinitions.metricKey));
-    return rows.map((r) => ({
-      metricKey: r.metricKey,
-      providers: [...(r.sources ?? [])].sort((a, b) => a.priority - b.priority).map((s) => s.provider),
-    }));
+    // a metric without extraction sources (coverage_count) is written by its own area, not looked up
+    return rows
+      .filter((r) => (r.sources ?? []).length > 0)
+      .map((r) => ({
+        metricKey: r.metricKey,
+        providers: [...r.sources].sort((a, b) => a.priority - b.priority).map((s) => s.provider),
+      }));
   }
 
   async countCandidates(metricKeys: string[], staleBefore: Date): Promise<number> {
@@ -101,5 +114,66 @@ export class DrizzleMetricRefreshStore implements MetricRefreshStore {
           refreshedAt: sql`excluded.refreshed_at`,
         },
       });
+  }
+
+  async arrivals(metricKeys: string[], after: ArrivalCursor, since: Date, limit: number) {
+    if (!metricKeys.length) return [];
+    const at = after.at.toISOString();
+    const result = await this.db.execute(sql`
+      with page as (
+        select a.id, a.scraped_at from articles a
+        where (a.scraped_at, a.id) > (${at}::timestamptz, ${after.id}::uuid)
+          and a.scraped_at >= ${since.toISOString()}::timestamptz
+          and ${mayHaveIdentifier}
+          and exists (select 1 from ${keyTable(metricKeys)}
+                      left join article_metrics m on m.article_id = a.id and m.metric_key = k.metric_key
+                      where m.article_id is null)
+        order by a.scraped_at, a.id limit ${limit})
+      select a.id, a.doi, a.arxiv_id, a.url, a.metadata, a.scraped_at, k.metric_key
+      from page join articles a on a.id = page.id
+      cross join ${keyTable(metricKeys)}
+      left join article_metrics m on m.article_id = a.id and m.metric_key = k.metric_key
+      where m.article_id is null
+      order by page.scraped_at, a.id, k.metric_key`);
+    const byId = new Map<string, RefreshCandidate & { scrapedAt: Date }>();
+    for (const r of rowsOf<CandidateRow & { scraped_at: string | Date }>(result)) {
+      let c = byId.get(r.id);
+      if (!c) {
+        c = {
+          id: r.id,
+          doi: r.doi,
+          arxivId: r.arxiv_id,
+          url: r.url,
+          metadata: r.metadata ?? {},
+          stale: {},
+          scrapedAt: new Date(r.scraped_at),
+        };
+        byId.set(r.id, c);
+      }
+      c.stale[r.metric_key] = undefined;
+    }
+    return [...byId.values()];
+  }
+
+  async arrivalCursor(): Promise<ArrivalCursor | null> {
+    const [row] = await this.db
+      .select({ value: systemSettings.value })
+      .from(systemSettings)
+      .where(eq(systemSettings.key, ARRIVAL_CURSOR_KEY));
+    try {
+      const v = row ? (JSON.parse(row.value) as { at?: unknown; id?: unknown }) : null;
+      const at = typeof v?.at === 'string' ? new Date(v.at) : null;
+      return at && !Number.isNaN(at.getTime()) && typeof v?.id === 'string' ? { at, id: v.id } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async setArrivalCursor(cursor: ArrivalCursor): Promise<void> {
+    const value = JSON.stringify({ at: cursor.at.toISOString(), id: cursor.id });
+    await this.db
+      .insert(systemSettings)
+      .values({ key: ARRIVAL_CURSOR_KEY, value })
+      .onConflictDoUpdate({ target: systemSettings.key, set: { value } });
   }
 }

@@ -1,13 +1,17 @@
-import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type {
   ArticlePatch,
   ArticleStore,
+  ArticleWrite,
   InsertOutcome,
   NewArticle,
   PipelineArticle,
   RunStore,
   SkipRecord,
+  TitleOnlyArticle,
 } from '../../../application/pipeline/pipeline.ports.js';
+import { PAGE_TRIES } from '../../../application/pipeline/pipeline.ports.js';
+import { PENDING_SQL } from './article-states.repository.js';
 import {
   emptyKnownKeys,
   titleKey,
@@ -18,7 +22,8 @@ import {
 import { rowsOf, type Db } from '../client.js';
 import { errorText, isRowError, storableText, unstorable } from '../safe-text.js';
 import { ArticlePatchBatch } from './article-patch-batch.js';
-import { articles, scraperSkips } from '../schema/index.js';
+import { storableJsonText } from '../storable-params.js';
+import { articles, scraperRuns, scraperSkips } from '../schema/index.js';
 import { DrizzleRunRepository } from './run.repository.js';
 
 const CHUNK = 500;
@@ -48,24 +53,33 @@ const INSERTED: [string, string, (a: NewArticle) => unknown][] = [
   [articles.content.name, 'text', (a) => a.content],
   [articles.doi.name, 'text', (a) => a.doi],
   [articles.arxivId.name, 'text', (a) => a.arxivId],
-  [articles.metadata.name, 'jsonb', (a) => JSON.stringify(a.metadata)],
+  [articles.metadata.name, 'jsonb', (a) => storableJsonText(a.metadata)],
   [articles.publishedAt.name, 'timestamptz', (a) => a.publishedAt?.toISOString() ?? null],
   [articles.runId.name, 'uuid', (a) => a.runId],
 ];
 
 /**
  * One `insert ... select from unnest(...)` with an array per column: 14 parameters instead of 14
- * per row, which is what made the publish stage slow to build and bind (DESIGN.md §6 budget).
+ * per row, which is what made the publish stage slow to build and bind. The same statement adds
+ * the stored rows to their run's pending-article count (and progress total): an article cannot be
+ * stored without its run waiting for it.
  */
 const insert = (part: NewArticle[]): SQL =>
-  sql`insert into ${articles} (${sql.join(
-    INSERTED.map(([column]) => sql.identifier(column)),
-    sql`, `,
-  )}) select * from unnest(${sql.join(
-    INSERTED.map(([, type, value]) => sql`${sql.param(part.map(value))}::${sql.raw(type)}[]`),
-    sql`, `,
-  )}) on conflict (${sql.identifier(articles.canonicalUrl.name)}) do nothing
-  returning ${sql.identifier(articles.id.name)} as "id", ${sql.identifier(articles.canonicalUrl.name)} as "canonicalUrl"`;
+  sql`with ins as (
+      insert into ${articles} (${sql.join(
+        INSERTED.map(([column]) => sql.identifier(column)),
+        sql`, `,
+      )}) select * from unnest(${sql.join(
+        INSERTED.map(([, type, value]) => sql`${sql.param(part.map(value))}::${sql.raw(type)}[]`),
+        sql`, `,
+      )}) on conflict (${sql.identifier(articles.canonicalUrl.name)}) do nothing
+      returning id, canonical_url, run_id),
+    held as (
+      update ${scraperRuns} as r
+      set articles_pending = r.articles_pending + c.n, progress_total = r.progress_total + c.n
+      from (select run_id, count(*)::int as n from ins where run_id is not null group by run_id) as c
+      where r.id = c.run_id)
+    select id as "id", canonical_url as "canonicalUrl" from ins`;
 
 export class DrizzleArticleStore implements ArticleStore {
   private readonly patches: ArticlePatchBatch;
@@ -228,8 +242,49 @@ export class DrizzleArticleStore implements ArticleStore {
     return changed;
   }
 
-  async get(id: string): Promise<PipelineArticle | null> {
-    const [r] = await this.db
+  async titleOnly(sourceIds: string[], limit: number): Promise<TitleOnlyArticle[]> {
+    if (!sourceIds.length) return [];
+    return rowsOf<TitleOnlyArticle>(
+      await this.db.execute(sql`
+        select id, url, topic_id as "topicId", source from ${articles}
+        where source_id = any(${textArray(sourceIds)}::uuid[])
+          and metadata ? 'page_missing' and (metadata->>'page_missing')::int < ${PAGE_TRIES}
+          and not ${PENDING_SQL}
+        order by scraped_at desc
+        limit ${limit}`),
+    );
+  }
+
+  async reopenWithPage(id: string, runId: string, text: string): Promise<boolean> {
+    // a title-only article whose flow has ended starts it again (canReopen) in this run
+    const [row] = rowsOf<{ n: number }>(
+      await this.db.execute(sql`
+        with re as (
+          update ${articles} set content = ${storableText(text, 200_000)},
+            metadata = metadata - 'page_missing', processing_status = 'new', processing_error = null,
+            run_id = ${runId}, updated_at = now()
+          where id = ${id} and metadata ? 'page_missing' and not ${PENDING_SQL}
+          returning run_id),
+        held as (
+          update ${scraperRuns} as r
+          set articles_pending = r.articles_pending + 1, progress_total = r.progress_total + 1
+          from re where r.id = re.run_id)
+        select count(*)::int as n from re`),
+    );
+    return Number(row?.n ?? 0) > 0;
+  }
+
+  async pageMissed(id: string): Promise<void> {
+    await this.db.execute(sql`
+      update ${articles}
+      set metadata = jsonb_set(metadata, '{page_missing}',
+                               to_jsonb(coalesce((metadata->>'page_missing')::int, 0) + 1))
+      where id = ${id} and metadata ? 'page_missing'`);
+  }
+
+  async getMany(ids: string[]): Promise<PipelineArticle[]> {
+    if (!ids.length) return [];
+    return this.db
       .select({
         id: articles.id,
         topicId: articles.topicId,
@@ -240,15 +295,15 @@ export class DrizzleArticleStore implements ArticleStore {
         summary: articles.summary,
         language: articles.language,
         metadata: articles.metadata,
+        translations: articles.translations,
         processingStatus: articles.processingStatus,
       })
       .from(articles)
-      .where(eq(articles.id, id));
-    return r ?? null;
+      .where(inArray(articles.id, ids));
   }
 
   /** concurrent flows' patches share statements (article-patch-batch.ts) */
-  update(id: string, patch: ArticlePatch): Promise<void> {
+  update(id: string, patch: ArticlePatch): Promise<ArticleWrite> {
     return this.patches.write(id, patch);
   }
 }
@@ -267,5 +322,56 @@ export class DrizzleRunStore extends DrizzleRunRepository implements RunStore {
         })),
       );
     }
+  }
+
+  async holdArticles(runId: string): Promise<void> {
+    await this.db
+      .update(scraperRuns)
+      .set({ articlesPending: sql`${scraperRuns.articlesPending} + 1` })
+      .where(eq(scraperRuns.id, runId));
+  }
+
+  async releaseArticles(runId: string, counts: Record<string, number>): Promise<boolean> {
+    const [run] = await this.db
+      .update(scraperRuns)
+      .set({
+        articlesPending: sql`${scraperRuns.articlesPending} - 1`,
+        counts: sql`${scraperRuns.counts} || ${JSON.stringify(counts)}::jsonb`,
+        heartbeatAt: new Date(),
+      })
+      .where(eq(scraperRuns.id, runId))
+      .returning({ pending: scraperRuns.articlesPending });
+    return run?.pending === 0;
+  }
+
+  async claimEnd(runId: string, whenDone: boolean): Promise<boolean> {
+    // -1: taken; the article writes still to come take it further down, never back to 0
+    const rows = await this.db
+      .update(scraperRuns)
+      .set({ articlesPending: -1 })
+      .where(
+        and(
+          eq(scraperRuns.id, runId),
+          inArray(scraperRuns.status, ['queued', 'running']),
+          whenDone ? eq(scraperRuns.articlesPending, 0) : gte(scraperRuns.articlesPending, 0),
+        ),
+      )
+      .returning({ id: scraperRuns.id });
+    return rows.length > 0;
+  }
+
+  async endedOpen(): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: scraperRuns.id })
+      .from(scraperRuns)
+      .where(
+        and(
+          eq(scraperRuns.kind, 'scrape'),
+          inArray(scraperRuns.status, ['queued', 'running']),
+          eq(scraperRuns.articlesPending, 0),
+          gt(scraperRuns.progressTotal, 0),
+        ),
+      );
+    return rows.map((r) => r.id);
   }
 }

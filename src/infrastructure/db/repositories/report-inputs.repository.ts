@@ -14,6 +14,8 @@ import {
 import { DrizzleProviderRepository, DrizzleTopicRepository } from './catalog.repository.js';
 
 const CITATION_KEY = 'citation_count';
+/** what a digest reads of an article's content: its opening is where the best sentence usually is */
+const CONTENT_CHARS = 4000;
 
 /** The date an article belongs to a week by: its publication date, else when it was scraped. */
 const articleDate = sql`coalesce(${articles.publishedAt}, ${articles.scrapedAt})`;
@@ -30,8 +32,8 @@ export class DrizzleReportInputs implements ReportInputs {
     this.topics = new DrizzleTopicRepository(db);
   }
 
-  activeMultimodalProvider() {
-    return this.providers.findActive('multimodal');
+  async writingProvider() {
+    return (await this.providers.findActive('multimodal')) ?? (await this.providers.findActive('text'));
   }
 
   topic(id: string) {
@@ -76,10 +78,14 @@ export class DrizzleReportInputs implements ReportInputs {
         title: articles.title,
         url: articles.url,
         summary: articles.summary,
+        content: sql<string | null>`left(${articles.content}, ${CONTENT_CHARS})`,
         source: articles.source,
         publishedAt: articles.publishedAt,
         viewCount: articleViewCounts.viewCount,
         citationCount: citation,
+        workId: sql<string>`coalesce(${articles.workId}, ${articles.id})`,
+        doi: articles.doi,
+        arxivId: articles.arxivId,
       })
       .from(articles)
       // every article a source of the topic carried, also when it is kept under another topic

@@ -8,6 +8,7 @@ import type {
   ReportRepository,
   WeeklyReport,
 } from '../../../application/reports/reports.ports.js';
+import { reportMethodOf } from '../../../domain/reports.js';
 import type { Db } from '../client.js';
 import {
   articles,
@@ -27,8 +28,10 @@ const reportOf = (r: typeof weeklyReports.$inferSelect): WeeklyReport => ({
   coverImageUrl: r.coverImageUrl,
   articleCount: r.articleCount,
   status: r.status,
+  method: reportMethodOf(r.method),
   articleIds: Array.isArray(r.articleIds) ? r.articleIds.map(String) : [],
   translations: r.translations ?? {},
+  grounding: r.grounding ?? null,
   createdAt: r.createdAt,
 });
 

@@ -9,6 +9,7 @@ import {
   type RunRepository,
 } from '../../../application/runs/runs.ports.js';
 import type { Db } from '../client.js';
+import { scrubSecrets } from '../../logging/scrub.js';
 import { storableText } from '../safe-text.js';
 import { articles, runErrors, scraperRuns, sources } from '../schema/index.js';
 
@@ -16,6 +17,8 @@ const ACTIVE: RunStatus[] = ['queued', 'running'];
 /** how often a process says its runs are alive */
 export const HEARTBEAT_MS = 30_000;
 const MESSAGE_MAX = 1000;
+/** first key of the two-key advisory locks that serialize run starts (one lock per kind) */
+const RUN_LOCK_SPACE = 7_314_501;
 
 const runOf = (r: typeof scraperRuns.$inferSelect): RunRecord => ({
   id: r.id,
@@ -32,8 +35,6 @@ const runOf = (r: typeof scraperRuns.$inferSelect): RunRecord => ({
   finishedAt: r.finishedAt,
 });
 
-const clean = (s: string) => storableText(s, MESSAGE_MAX);
-
 /**
  * Run records of every kind. The runs this instance created and has not finished get a heartbeat
  * every HEARTBEAT_MS, so that another process can tell a live run from one whose process died.
@@ -43,7 +44,19 @@ export class DrizzleRunRepository implements RunRepository {
   private readonly mine = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(protected readonly db: Db) {}
+  /**
+   * `secrets`: values that must never be shown (the logger's list). A run's error is read by the
+   * admin pages, so it is redacted like a log line: a driver error's bind parameters, credentials
+   * in URLs and headers and these values are replaced before it is stored.
+   */
+  constructor(
+    protected readonly db: Db,
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  private clean(text: string): string {
+    return storableText(scrubSecrets(text, this.secrets), MESSAGE_MAX);
+  }
 
   async create(input: {
     trigger: string;
@@ -57,6 +70,41 @@ export class DrizzleRunRepository implements RunRepository {
       .returning();
     this.track(r!.id);
     return runOf(r!);
+  }
+
+  /**
+   * Creates the run unless one of the same kind is under way (queued or running, with a heartbeat
+   * newer than `staleBefore`): then null. The check and the insert run in one transaction under a
+   * transaction-scoped advisory lock per kind, so two starts at the same moment, in this process or
+   * another, cannot both pass the check.
+   */
+  async createExclusive(
+    input: { trigger: string; correlationId: string; kind: RunRecord['kind']; status?: 'queued' | 'running' },
+    staleBefore: Date,
+  ): Promise<RunRecord | null> {
+    const r = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${RUN_LOCK_SPACE}, hashtext(${input.kind}))`);
+      const [busy] = await tx
+        .select({ id: scraperRuns.id })
+        .from(scraperRuns)
+        .where(
+          and(
+            eq(scraperRuns.kind, input.kind),
+            inArray(scraperRuns.status, ACTIVE),
+            gte(scraperRuns.heartbeatAt, staleBefore),
+          ),
+        )
+        .limit(1);
+      if (busy) return null;
+      const [row] = await tx
+        .insert(scraperRuns)
+        .values({ ...input, owner: this.owner, heartbeatAt: new Date() })
+        .returning();
+      return row!;
+    });
+    if (!r) return null;
+    this.track(r.id);
+    return runOf(r);
   }
 
   async progress(id: string, p: { done: number; total: number }): Promise<void> {
@@ -89,7 +137,7 @@ export class DrizzleRunRepository implements RunRepository {
         sourceId: e.sourceId ?? null,
         articleId: e.articleId ?? null,
         topicId: e.topicId ?? null,
-        message: clean(e.message),
+        message: this.clean(e.message),
       })),
     );
   }
@@ -119,7 +167,7 @@ export class DrizzleRunRepository implements RunRepository {
           })
           .where(eq(scraperRuns.id, id));
       try {
-        await write(result.error === null ? null : storableText(result.error, MESSAGE_MAX));
+        await write(result.error === null ? null : this.clean(result.error));
       } catch {
         // whatever the text held, the run must not stay `running`
         await write(`${status}; the error text could not be stored`);
@@ -138,14 +186,16 @@ export class DrizzleRunRepository implements RunRepository {
 
   async errors(id: string, limit: number): Promise<RunItemError[]> {
     const rows = await this.db
-      .select()
+      .select({ e: runErrors, title: articles.title })
       .from(runErrors)
+      .leftJoin(articles, eq(articles.id, runErrors.articleId))
       .where(eq(runErrors.runId, id))
       .orderBy(runErrors.createdAt, runErrors.id)
       .limit(limit);
-    return rows.map((r) => ({
+    return rows.map(({ e: r, title }) => ({
       ...(r.sourceId ? { sourceId: r.sourceId } : {}),
       ...(r.articleId ? { articleId: r.articleId } : {}),
+      ...(title ? { articleTitle: title } : {}),
       ...(r.topicId ? { topicId: r.topicId } : {}),
       message: r.message,
     }));

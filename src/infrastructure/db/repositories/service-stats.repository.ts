@@ -21,19 +21,23 @@ const iso = (v: unknown): string | null =>
 export function runsQueries(db: Db) {
   return {
     async perDay(since: Date): Promise<RunsOfDay[]> {
-      const rows = rowsOf<{ day: string; completed: number; failed: number; running: number }>(
+      const rows = rowsOf<Record<keyof RunsOfDay, string | number>>(
         await db.execute(sql`
           select to_char(started_at at time zone 'UTC', 'YYYY-MM-DD') as day,
                  count(*) filter (where status = 'completed')::int as completed,
+                 count(*) filter (where status = 'completed_with_errors')::int as completed_with_errors,
                  count(*) filter (where status = 'failed')::int as failed,
-                 count(*) filter (where status = 'running')::int as running
+                 count(*) filter (where status = 'interrupted')::int as interrupted,
+                 count(*) filter (where status in ('queued', 'running'))::int as running
           from scraper_runs where started_at >= ${since.toISOString()}::timestamptz
           group by 1 order by 1`),
       );
       return rows.map((r) => ({
-        day: r.day,
+        day: String(r.day),
         completed: Number(r.completed),
+        completed_with_errors: Number(r.completed_with_errors),
         failed: Number(r.failed),
+        interrupted: Number(r.interrupted),
         running: Number(r.running),
       }));
     },

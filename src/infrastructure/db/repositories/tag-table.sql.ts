@@ -12,7 +12,7 @@ import { rowsOf, type Db } from '../client.js';
  * The admin tags table and bulk merges, in SQL. The table pages through `tags` by an index
  * ((topic_id, name), (topic_id, created_at, id), the trigram index for `q`) and counts the links of
  * the page's tags only (article_tags_tag_idx); the article-count sort needs every tag's count and
- * takes it from one aggregate over the topic's links (docs/decisions.md, "Tag curation at scale").
+ * takes it from one aggregate over the topic's links (docs/decisions/0071-tag-curation-at-scale.md).
  */
 
 interface Row {

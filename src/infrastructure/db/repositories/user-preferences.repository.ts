@@ -59,6 +59,7 @@ export class DrizzleUserPreferencesRepository implements UserPreferencesReposito
           messengerChatId: row.messengerChatId,
           messengerEnabled: row.messengerEnabled,
           locale: row.locale,
+          readerSummaryBlock: row.readerSummaryBlock,
         }
       : null;
   }

@@ -11,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
+import type { ArticleStatus } from '../../../domain/article-status.js';
 import { sources, topics } from './catalog.js';
 
 export interface ArticleTranslation {
@@ -22,7 +23,7 @@ export interface ArticleTranslation {
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * Full-text document of GET /articles?q= (docs/decisions.md "Reader search"): title (A), summary and
+ * Full-text document of GET /articles?q= (docs/decisions/0037-reader-search.md): title (A), summary and
  * the zh-TW translation (B), the first 100k characters of the content (C). English stemming for the
  * original text; the translation uses the `simple` configuration (no stemming, no stop words). CJK
  * text also goes in as overlapping character bigrams (`cjk_bigrams`, created by the migration), so a
@@ -65,9 +66,11 @@ export const articles = pgTable(
     translations: jsonb('translations').$type<Record<string, ArticleTranslation>>().notNull().default({}),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     scrapedAt: timestamp('scraped_at', { withTimezone: true }).notNull().defaultNow(),
-    processingStatus: text('processing_status').notNull().default('new'),
+    processingStatus: text('processing_status').$type<ArticleStatus>().notNull().default('new'),
     processingError: text('processing_error'),
     runId: uuid('run_id'),
+    /** its work when it shares one with other articles; null: a work of its own, of the article's id */
+    workId: uuid('work_id'),
     searchVector: tsvector('search_vector').generatedAlwaysAs(SEARCH_VECTOR_SQL),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -76,7 +79,7 @@ export const articles = pgTable(
     index('articles_doi_idx').on(t.doi),
     index('articles_arxiv_idx').on(t.arxivId),
     index('articles_normalized_title_idx').on(t.normalizedTitle),
-    // Sort indexes of GET /articles (docs/decisions.md "Article list query plans"): every sort key
+    // Sort indexes of GET /articles (docs/decisions/0030-articles-list-query-shape.md): every sort key
     // ends with id so that ties are deterministic and a page is one ordered index range.
     // NOT NULL keys: one index serves both directions (backward scan for desc).
     index('articles_scraped_at_idx').on(t.scrapedAt, t.id),
@@ -92,9 +95,17 @@ export const articles = pgTable(
     // the job queue: a run's outcome is read from its articles; the start-up sweep reads the
     // unfinished ones (few: a partial index)
     index('articles_run_idx').on(t.runId),
+    // the members of a work (few articles have one: a partial index)
+    index('articles_work_idx')
+      .on(t.workId)
+      .where(sql`${t.workId} is not null`),
     index('articles_unfinished_idx')
       .on(t.scrapedAt)
       .where(sql`${t.processingStatus} in ('new', 'analyzed')`),
+    // the title-only articles whose page later runs read again (few: a partial index)
+    index('articles_page_missing_idx')
+      .on(t.sourceId, t.scrapedAt)
+      .where(sql`${t.metadata} ? 'page_missing'`),
     // GET /articles?q=: words through the tsvector, CJK text and partial words through trigrams
     index('articles_search_vector_idx').using('gin', t.searchVector),
     index('articles_search_trgm_idx').using(
@@ -108,7 +119,7 @@ export const articles = pgTable(
  * Stored view counts (the `view_count` of the API), one narrow row per viewed article. They live
  * apart from `articles` because the view flush rewrites thousands of them at a time: an UPDATE of
  * an articles row would write a new version of the wide row and an entry in each of its indexes,
- * here it is a two-integer tuple and two index entries (docs/decisions.md "View counts table").
+ * here it is a two-integer tuple and two index entries (docs/decisions/0032-view-counts-table.md).
  * No row = never viewed: shown as 0, sorted as "without a value".
  */
 export const articleViewCounts = pgTable(
@@ -124,7 +135,7 @@ export const articleViewCounts = pgTable(
 );
 
 /**
- * The topics an article belongs to (docs/decisions.md "Topics and duplicates"). One article row per
+ * The topics an article belongs to (docs/decisions/0035-topics-and-duplicates.md). One article row per
  * item, whatever the number of feeds that carry it, so views, favorites and metrics are never split
  * between copies; `articles.topic_id` / `source_id` stay the primary topic and source (the first
  * seen), and every topic whose sources carried the item has a row here, the primary one included

@@ -1,6 +1,6 @@
 import { customType, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** Embeddings are stored as real[]; cosine similarity is computed in code (DESIGN.md §2). */
+/** Embeddings are stored as real[]; cosine similarity is computed in code over small sets (no vector extension). */
 export const realArray = customType<{ data: number[]; driverData: number[] | string }>({
   dataType() {
     return 'real[]';

@@ -7,3 +7,7 @@ export * from './reports.js';
 export * from './pipeline.js';
 export * from './reader.js';
 export * from './source-fetches.js';
+export * from './tokens.js';
+export * from './ask.js';
+export * from './webhooks.js';
+export * from './works.js';

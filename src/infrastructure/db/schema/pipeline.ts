@@ -1,9 +1,20 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id } from './common.js';
 
 /**
  * Runs of every kind (scrape, metrics, reports): the table of the first scraper runs, kept under its
- * name so that existing runs and their skips stay (docs/decisions.md, "Runs as records").
+ * name so that existing runs and their skips stay (docs/decisions/0051-runs-as-records.md).
  */
 export const scraperRuns = pgTable(
   'scraper_runs',
@@ -24,6 +35,12 @@ export const scraperRuns = pgTable(
     summary: jsonb('summary').$type<Record<string, string | number | null>>().notNull().default({}),
     progressDone: integer('progress_done').notNull().default(0),
     progressTotal: integer('progress_total').notNull().default(0),
+    /**
+     * A scrape's articles not yet in a final status (plus one while its stages run): set by the
+     * statements that store and finish them; the write that takes it to 0 ends the run, and -1 (or
+     * less) marks a run whose end is taken (RunStore.claimEnd).
+     */
+    articlesPending: integer('articles_pending').notNull().default(0),
     /** how many item errors the run met (at most RUN_ERRORS_KEPT of them are stored) */
     errorCount: integer('error_count').notNull().default(0),
     error: text('error'),
@@ -74,4 +91,26 @@ export const scraperSkips = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('scraper_skips_run_idx').on(t.runId)],
+);
+
+/**
+ * What the language model cost, summed per UTC day, purpose (analysis, translation, report...),
+ * provider and run (the nil UUID for calls outside a run), written once a second by the usage
+ * recorder (application/shared/llm-usage.ts). Kept when runs are pruned: it is the cost history.
+ */
+export const llmUsage = pgTable(
+  'llm_usage',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    purpose: text('purpose').notNull(),
+    provider: text('provider').notNull(),
+    runId: uuid('run_id').notNull(),
+    calls: integer('calls').notNull().default(0),
+    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull().default(0),
+    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.purpose, t.provider, t.runId] }),
+    index('llm_usage_run_idx').on(t.runId),
+  ],
 );

@@ -6,7 +6,7 @@ import { users } from './users.js';
 /**
  * Read state: one row per (user, read article); no row = unread. The primary key leads with the
  * user, so "is this page's article read by me" and the unread_only anti-join are one index probe
- * per article (docs/decisions.md "Read state").
+ * per article (docs/decisions/0038-read-state.md).
  */
 export const articleReads = pgTable(
   'article_reads',

@@ -3,6 +3,8 @@ import { createdAt, id, updatedAt } from './common.js';
 import { topics } from './catalog.js';
 import { users } from './users.js';
 
+import type { Grounding } from '../../../domain/grounding.js';
+
 export interface ReportTranslation {
   title: string;
   summary_text: string;
@@ -21,9 +23,15 @@ export const weeklyReports = pgTable(
     coverImageUrl: text('cover_image_url'),
     articleCount: integer('article_count').notNull().default(0),
     status: text('status').notNull().default('pending'),
+    /** model: written by a language model; extractive: quoted from the articles, without one */
+    method: text('method', { enum: ['model', 'extractive'] })
+      .notNull()
+      .default('model'),
     /** article ids in citation order ([1] is the first); older reports may hold non-UUID values */
     articleIds: jsonb('article_ids').$type<string[]>().notNull().default([]),
     translations: jsonb('translations').$type<Record<string, ReportTranslation>>().notNull().default({}),
+    /** how well the cited sentences are supported by their sources; null before grounding existed */
+    grounding: jsonb('grounding').$type<Grounding>(),
     error: text('error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

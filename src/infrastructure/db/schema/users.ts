@@ -23,6 +23,8 @@ export const users = pgTable('users', {
     .default('user'),
   /** bumped on sign-out: every token signed with an older version is refused */
   tokenVersion: integer('token_version').notNull().default(0),
+  /** set by an admin: the account cannot sign in and its tokens are refused */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -69,5 +71,28 @@ export const notificationSettings = pgTable('notification_settings', {
   locale: text('locale', { enum: ['en', 'zh-TW'] })
     .notNull()
     .default('en'),
+  /** Reader API items carry our summary and zh-TW translation above the article (default on) */
+  readerSummaryBlock: boolean('reader_summary_block').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One-time password reset links: only the SHA-256 of the token is stored, so a copy of the table
+ * cannot reset anyone's password. A link is used at most once and expires.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** `email`: asked for on the sign-in page; `admin`: made by an admin on the Users page */
+    origin: text('origin', { enum: ['email', 'admin'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);

@@ -1,6 +1,6 @@
-import { useI18n } from '../../lib/i18n';
+import { defineMessages, type Translator } from '../../lib/i18n-core';
 
-/** Strings of the catalog editing and provider test (issue 18). */
+/** Strings of the catalog editing and provider test (namespace `catalog`). */
 const en = {
   edit: 'Edit',
   save: 'Save',
@@ -14,8 +14,11 @@ const en = {
   keyUnchanged: 'Leave empty to keep the current key',
   keyNone: 'No key stored',
   clearKey: 'Remove the stored key',
+  keyMoves:
+    'This address is on another host: the stored key is not sent there and is removed when you save. Type the key for the new address to keep one.',
+  keyForNewAddress: 'Key for the new address',
 };
-const zhTW: typeof en = {
+const zhTW = {
   edit: '編輯',
   save: '儲存',
   cancel: '取消',
@@ -28,11 +31,10 @@ const zhTW: typeof en = {
   keyUnchanged: '留空則保留目前的金鑰',
   keyNone: '尚未儲存金鑰',
   clearKey: '移除已儲存的金鑰',
+  keyMoves:
+    '此位址位於另一個主機：已儲存的金鑰不會傳送到那裡，儲存時將會移除。若要保留金鑰，請輸入新位址的金鑰。',
+  keyForNewAddress: '新位址的金鑰',
 };
 
-export type CatalogText = typeof en;
-export function useCatalogText(): CatalogText {
-  return useI18n().locale === 'zh-TW' ? zhTW : en;
-}
-export const fill = (text: string, vars: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+export const catalogMessages = defineMessages('catalog', en, zhTW);
+export type CatalogText = Translator<keyof typeof en>;

@@ -1,6 +1,6 @@
-import { useI18n } from '../../lib/i18n';
+import { defineMessages, type Key, type Translator } from '../../lib/i18n-core';
 
-/** Strings of the OPML import and export section (issue 18, deliverable 2). */
+/** Strings of the OPML import and export section (namespace `opml`). */
 const en = {
   title: 'Import / export OPML',
   intro:
@@ -22,6 +22,21 @@ const en = {
   sourcesCreated: 'Sources created',
   duplicates: 'Duplicates (skipped)',
   invalid: 'Not importable',
+  refused: 'Refused: internal address',
+  refusedHint:
+    'These feeds point at an address of your own network or machine, which a file from elsewhere must not reach. Tick a host you trust to import its feeds anyway.',
+  allowHost: 'Import anyway ({host})',
+  allowColumn: 'Import',
+  refusedReason: '{range} address',
+  range_loopback: 'loopback (this machine)',
+  range_private: 'private network',
+  range_linkLocal: 'link-local (cloud metadata)',
+  range_uniqueLocal: 'unique local (private IPv6)',
+  range_carrierGradeNat: 'carrier-grade NAT',
+  range_unspecified: 'unspecified',
+  range_multicast: 'multicast',
+  range_broadcast: 'broadcast',
+  range_reserved: 'reserved',
   topics: 'Topics',
   topic: 'Topic',
   name: 'Name',
@@ -60,7 +75,7 @@ const en = {
   unsupported_media_type: 'The file could not be sent as OPML.',
   catalog_changed: 'The catalog changed during the import; preview the file again.',
 };
-const zhTW: typeof en = {
+const zhTW = {
   title: '匯入／匯出 OPML',
   intro:
     '與其他 RSS 閱讀器（Miniflux、FreshRSS…）交換主題與來源。資料夾會成為主題；不在任何資料夾內的訂閱會放入主題「{topic}」。網址已是來源的訂閱會略過。',
@@ -81,6 +96,21 @@ const zhTW: typeof en = {
   sourcesCreated: '已新增的來源',
   duplicates: '重複（略過）',
   invalid: '無法匯入',
+  refused: '已拒絕：內部位址',
+  refusedHint:
+    '這些訂閱指向您自己的網路或本機位址，來自外部的檔案不應連到這些位址。勾選您信任的主機，即可仍然匯入其訂閱。',
+  allowHost: '仍然匯入（{host}）',
+  allowColumn: '匯入',
+  refusedReason: '{range}位址',
+  range_loopback: '迴路（本機）',
+  range_private: '私有網路',
+  range_linkLocal: '鏈路本地（雲端中繼資料）',
+  range_uniqueLocal: '唯一本地（私有 IPv6）',
+  range_carrierGradeNat: '電信級 NAT',
+  range_unspecified: '未指定',
+  range_multicast: '多點傳送',
+  range_broadcast: '廣播',
+  range_reserved: '保留',
   topics: '主題',
   topic: '主題',
   name: '名稱',
@@ -120,9 +150,6 @@ const zhTW: typeof en = {
   catalog_changed: '匯入期間目錄已變更，請重新預覽檔案。',
 };
 
-export type OpmlText = typeof en;
-export const fill = (text: string, vars: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-export function useOpmlText(): OpmlText {
-  return useI18n().locale === 'zh-TW' ? zhTW : en;
-}
+export const opmlMessages = defineMessages('opml', en, zhTW);
+export type OpmlText = Translator<keyof typeof en>;
+export type OpmlKey = Key<keyof typeof en>;

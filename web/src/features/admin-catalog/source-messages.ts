@@ -1,6 +1,6 @@
-import { useI18n } from '../../lib/i18n';
+import { defineMessages, type Translator } from '../../lib/i18n-core';
 
-/** Strings of the sources part of the catalog page (issue 18): preview, discovery, history, fetch now. */
+/** Strings of the catalog page's sources (namespace `sources`): preview, discovery, history, fetch now. */
 const en = {
   url: 'Site or feed address',
   name: 'Name',
@@ -40,6 +40,20 @@ const en = {
   fetching: 'Fetching…',
   fetchDone: 'Fetched',
   fetchFailed: 'The run failed: {error}',
+  firstFetchOf: 'First fetch of {name}:',
+  firstFetchQueued: 'another run is under way; it is read as soon as that one ends…',
+  noTopicYet: 'A source belongs to a topic, and there is none yet. Create the first one:',
+  newTopicName: 'New topic',
+  createTopic: 'Create topic',
+  search: 'Search sources',
+  searchPlaceholder: 'Name or address',
+  show: 'Show',
+  showAll: 'All sources',
+  showFailing: 'Failing',
+  showDisabled: 'Disabled',
+  groupCount_one: '{count} source',
+  groupCount_other: '{count} sources',
+  noMatch: 'No source matches.',
   history: 'History',
   hideHistory: 'Hide history',
   historyTitle: 'Last 20 fetches of {name}',
@@ -79,7 +93,7 @@ const en = {
   'format.atom': 'Atom',
   'format.json': 'JSON Feed',
 };
-const zhTW: typeof en = {
+const zhTW = {
   url: '網站或訂閱源網址',
   name: '名稱',
   namePlaceholder: '預設：訂閱源自身的標題',
@@ -118,6 +132,20 @@ const zhTW: typeof en = {
   fetching: '抓取中…',
   fetchDone: '已抓取',
   fetchFailed: '執行失敗：{error}',
+  firstFetchOf: '{name} 的首次抓取：',
+  firstFetchQueued: '另一個執行正在進行，結束後會立即抓取…',
+  noTopicYet: '來源必須屬於一個主題，目前還沒有主題。請先建立第一個：',
+  newTopicName: '新主題',
+  createTopic: '建立主題',
+  search: '搜尋來源',
+  searchPlaceholder: '名稱或網址',
+  show: '顯示',
+  showAll: '全部來源',
+  showFailing: '抓取失敗',
+  showDisabled: '已停用',
+  groupCount_one: '{count} 個來源',
+  groupCount_other: '{count} 個來源',
+  noMatch: '沒有符合的來源。',
   history: '紀錄',
   hideHistory: '隱藏紀錄',
   historyTitle: '{name} 最近 20 次抓取',
@@ -157,10 +185,8 @@ const zhTW: typeof en = {
   'format.json': 'JSON Feed',
 };
 
-export type SourceText = typeof en;
-export function useSourceText(): SourceText {
-  return useI18n().locale === 'zh-TW' ? zhTW : en;
-}
+export const sourceMessages = defineMessages('sources', en, zhTW);
+export type SourceText = Translator<keyof typeof en>;
 
 export interface ProblemLike {
   code: string;
@@ -168,26 +194,20 @@ export interface ProblemLike {
   line?: number | null;
 }
 
-const fill = (text: string, vars: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-
 /** A fetch problem in plain words (the reader's own message is shown beside it). */
 export function problemText(text: SourceText, p: ProblemLike): string {
   if (p.code === 'http_status' && p.http_status) {
     const s = p.http_status;
-    const key = s >= 500 ? 'status.5xx' : (`status.${s}` as keyof SourceText);
-    return fill(text['problem.http_status'], { status: s, meaning: key in text ? text[key] : '' });
+    const key = s >= 500 ? 'status.5xx' : `status.${s}`;
+    return text.t('problem.http_status', { status: s, meaning: text.tx(key, '') });
   }
-  if (p.code === 'malformed' && p.line) return fill(text['problem.malformed_line'], { line: p.line });
-  const key = `problem.${p.code}` as keyof SourceText;
-  return key in text ? text[key] : text['problem.unknown'];
+  if (p.code === 'malformed' && p.line) return text.t('problem.malformed_line', { line: p.line });
+  return text.tx(`problem.${p.code}`, text.t('problem.unknown'));
 }
 
 /** An interval in its largest whole unit: 90 → "90 min", 120 → "2 h", 1440 → "1 d". */
 export function intervalText(text: SourceText, minutes: number): string {
-  if (minutes % 1440 === 0) return fill(text.days, { n: minutes / 1440 });
-  if (minutes % 60 === 0) return fill(text.hours, { n: minutes / 60 });
-  return fill(text.minutes, { n: minutes });
+  if (minutes % 1440 === 0) return text.t('days', { n: minutes / 1440 });
+  if (minutes % 60 === 0) return text.t('hours', { n: minutes / 60 });
+  return text.t('minutes', { n: minutes });
 }
-
-export { fill };

@@ -1,7 +1,6 @@
-import { useCallback } from 'react';
-import { useI18n } from '../../lib/i18n';
+import { defineMessages, type Key } from '../../lib/i18n-core';
 
-/** The Jobs page's strings, en and zh-TW (kept beside the feature). */
+/** The Jobs page's strings (namespace `jobs`): `const { t, has } = useT(jobsMessages)`. */
 const en = {
   'jobs.title': 'Jobs',
   'jobs.start': 'Start a job',
@@ -55,10 +54,24 @@ const en = {
   'jobs.noErrors': 'Every item was done.',
   'jobs.source': 'Source {name}',
   'jobs.article': 'Article',
-  'jobs.openArticle': 'open the article',
+  'jobs.articleGone': 'deleted since',
   'jobs.topic': 'Topic {name}',
   'jobs.unknownSource': '(removed source)',
   'jobs.unknownTopic': '(removed topic)',
+  'jobs.llm': 'Model usage',
+  'jobs.llm.sum_one': '{count} model call, {input} input and {output} output tokens',
+  'jobs.llm.sum_other': '{count} model calls, {input} input and {output} output tokens',
+  'jobs.llm.purpose': 'Purpose',
+  'jobs.llm.calls': 'Calls',
+  'jobs.llm.input': 'Input tokens',
+  'jobs.llm.output': 'Output tokens',
+  'jobs.purpose.analysis': 'Article analysis',
+  'jobs.purpose.translation': 'Translation',
+  'jobs.purpose.report': 'Weekly reports',
+  'jobs.purpose.report.grounding.judge': 'Report check',
+  'jobs.purpose.report.grounding.revise': 'Report revision',
+  'jobs.purpose.ask': 'Questions (Ask)',
+  'jobs.purpose.other': 'Other',
   'jobs.sec': '{n} s',
   'jobs.min': '{m} min {s} s',
   'jobs.hour': '{h} h {m} min',
@@ -85,13 +98,28 @@ const en = {
   'jobs.field.translated': 'translated',
   'jobs.field.completed': 'articles finished',
   'jobs.field.sources_not_modified': 'sources unchanged',
+  'jobs.field.fetch_refused': 'pages refused (address not allowed)',
+  'jobs.field.invalid': 'entries without a usable link',
+  'jobs.field.enriched': 'duplicates that added identifiers',
+  'jobs.field.duplicates_url': 'duplicates by address',
+  'jobs.field.duplicates_doi': 'duplicates by DOI',
+  'jobs.field.duplicates_arxiv_id': 'duplicates by arXiv id',
+  'jobs.field.duplicates_title': 'duplicates by title',
+  'jobs.field.refused': 'entries the database refused',
+  'jobs.field.topic_links': 'known articles added to another topic',
+  'jobs.field.analysis_failed': 'articles whose analysis failed',
+  'jobs.field.tag_normalization_failed': 'articles whose tagging failed',
+  'jobs.field.translation_failed': 'articles whose translation failed',
   'jobs.field.from': 'from {source}',
   'jobs.field.fromNone': 'no source had a value',
+  'jobs.field.metrics.failed': 'articles failed',
+  'jobs.field.metrics.unchanged': 'values unchanged',
+  'jobs.field.reports.failed': 'topics failed',
+  'jobs.field.reports.skipped': 'topics skipped',
+  'jobs.field.reports.existing': 'reports already written',
 } as const;
 
-type Key = keyof typeof en;
-
-const zhTW: Record<Key, string> = {
+const zhTW = {
   'jobs.title': '工作',
   'jobs.start': '開始工作',
   'jobs.kind.scrape': '擷取來源',
@@ -144,10 +172,24 @@ const zhTW: Record<Key, string> = {
   'jobs.noErrors': '所有項目皆已完成。',
   'jobs.source': '來源 {name}',
   'jobs.article': '文章',
-  'jobs.openArticle': '開啟文章',
+  'jobs.articleGone': '已刪除',
   'jobs.topic': '主題 {name}',
   'jobs.unknownSource': '（已移除的來源）',
   'jobs.unknownTopic': '（已移除的主題）',
+  'jobs.llm': '模型用量',
+  'jobs.llm.sum_one': '呼叫模型 {count} 次，輸入 {input} 個權杖、輸出 {output} 個權杖',
+  'jobs.llm.sum_other': '呼叫模型 {count} 次，輸入 {input} 個權杖、輸出 {output} 個權杖',
+  'jobs.llm.purpose': '用途',
+  'jobs.llm.calls': '呼叫次數',
+  'jobs.llm.input': '輸入權杖',
+  'jobs.llm.output': '輸出權杖',
+  'jobs.purpose.analysis': '文章分析',
+  'jobs.purpose.translation': '翻譯',
+  'jobs.purpose.report': '每週報告',
+  'jobs.purpose.report.grounding.judge': '報告查核',
+  'jobs.purpose.report.grounding.revise': '報告修訂',
+  'jobs.purpose.ask': '提問',
+  'jobs.purpose.other': '其他',
   'jobs.sec': '{n} 秒',
   'jobs.min': '{m} 分 {s} 秒',
   'jobs.hour': '{h} 小時 {m} 分',
@@ -174,22 +216,27 @@ const zhTW: Record<Key, string> = {
   'jobs.field.translated': '已翻譯',
   'jobs.field.completed': '完成的文章',
   'jobs.field.sources_not_modified': '未更新的來源',
+  'jobs.field.fetch_refused': '拒絕擷取的頁面（不允許的位址）',
+  'jobs.field.invalid': '沒有可用連結的項目',
+  'jobs.field.enriched': '補上識別碼的重複項目',
+  'jobs.field.duplicates_url': '網址重複',
+  'jobs.field.duplicates_doi': 'DOI 重複',
+  'jobs.field.duplicates_arxiv_id': 'arXiv ID 重複',
+  'jobs.field.duplicates_title': '標題重複',
+  'jobs.field.refused': '資料庫拒絕的項目',
+  'jobs.field.topic_links': '加入其他主題的既有文章',
+  'jobs.field.analysis_failed': '分析失敗的文章',
+  'jobs.field.tag_normalization_failed': '標記失敗的文章',
+  'jobs.field.translation_failed': '翻譯失敗的文章',
   'jobs.field.from': '來自 {source}',
   'jobs.field.fromNone': '沒有來源提供數值',
+  'jobs.field.metrics.failed': '失敗的文章',
+  'jobs.field.metrics.unchanged': '未變更的數值',
+  'jobs.field.reports.failed': '失敗的主題',
+  'jobs.field.reports.skipped': '略過的主題',
+  'jobs.field.reports.existing': '先前已撰寫的報告',
 };
 
-export type JobsKey = Key;
-type Vars = Record<string, string | number>;
-
-/** t() of the Jobs page; `has` tells whether a key exists (summary fields from the server) */
-export function useJobsText() {
-  const { locale } = useI18n();
-  const dict = locale === 'zh-TW' ? zhTW : en;
-  const t = useCallback(
-    (key: Key, vars?: Vars) =>
-      vars ? dict[key].replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : dict[key],
-    [dict],
-  );
-  const has = useCallback((key: string): key is Key => key in dict, [dict]);
-  return { t, has, locale };
-}
+export const jobsMessages = defineMessages('jobs', en, zhTW);
+/** a key a component names */
+export type JobsKey = Key<keyof typeof en>;

@@ -1,9 +1,11 @@
+// with its extension: tests type-checked as Node modules import this file (vite resolves .js to .ts)
+import { defineMessages, type Key } from '../../lib/i18n-core.js';
+
 /**
- * The tags page's strings, en and zh-TW (kept beside the feature). A key ending in `_one` / `_other`
- * is a plural pair, chosen by Intl.PluralRules (zh-TW has only `other`). No imports: the unit test
- * reads this file directly.
+ * The tags page's strings (namespace `tags`): `const { t } = useT(tagsMessages)`. A key ending in
+ * `_one` / `_other` is a plural family, named by its base with a `count` (zh-TW has only `other`).
  */
-export const tagsEn = {
+const en = {
   'tags.title': 'Tags',
   'tags.topic': 'Topic',
   'tags.tab.tags': 'Tags',
@@ -114,9 +116,7 @@ export const tagsEn = {
   'tags.sugg.rejectLabel': 'Reject: keep “{newTag}” and “{existingTag}”',
 } as const;
 
-export type TagsKey = keyof typeof tagsEn;
-
-export const tagsZhTW: Record<TagsKey, string> = {
+const zhTW = {
   'tags.title': '標籤',
   'tags.topic': '主題',
   'tags.tab.tags': '標籤',
@@ -225,26 +225,6 @@ export const tagsZhTW: Record<TagsKey, string> = {
   'tags.sugg.rejectLabel': '拒絕：保留「{newTag}」與「{existingTag}」',
 };
 
-export type TagsLocale = 'en' | 'zh-TW';
-type Vars = Record<string, string | number>;
-/** keys without their plural suffix */
-export type TagsPluralKey = {
-  [K in TagsKey]: K extends `${infer B}_other` ? B : never;
-}[TagsKey];
-
-const DICTS: Record<TagsLocale, Record<TagsKey, string>> = { en: tagsEn, 'zh-TW': tagsZhTW };
-
-const fill = (text: string, vars?: Vars) =>
-  vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
-
-/** One string in one language, placeholders filled. */
-export function tagsText(locale: TagsLocale, key: TagsKey, vars?: Vars): string {
-  return fill(DICTS[locale][key], vars);
-}
-
-/** A plural pair by count (`{count}` is filled, formatted for the language). */
-export function tagsPlural(locale: TagsLocale, key: TagsPluralKey, count: number, vars?: Vars): string {
-  const form = new Intl.PluralRules(locale).select(count) === 'one' ? 'one' : 'other';
-  const text = DICTS[locale][`${key}_${form}` as TagsKey];
-  return fill(text, { ...vars, count: new Intl.NumberFormat(locale).format(count) });
-}
+export const tagsMessages = defineMessages('tags', en, zhTW);
+/** a key a component names (plural families by their base) */
+export type TagsKey = Key<keyof typeof en>;

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import './monitoring.css';
 import { useDashboard } from './model/use-dashboard';
@@ -7,10 +7,12 @@ import { PanelCard } from './components/panel-card';
 import { SetupCard } from './components/setup-card';
 import { SERVICE_DAYS, ServiceTab } from './components/service-tab';
 import { MetricsExplore } from './components/metrics-explore';
-import { useMonT } from './i18n/use-mon-t';
+import { useT } from '../../lib/i18n';
+import { monMessages } from './i18n/messages';
 
 type PageTab = TabId | 'service';
-const TABS: PageTab[] = ['operations', 'logs', 'traces', 'metrics', 'service'];
+/** the Service tab first: it reads the service's own database and works on every install */
+const TABS: PageTab[] = ['service', 'operations', 'logs', 'traces', 'metrics'];
 const RANGES: TimeRange[] = ['6h', '24h', '3d', '7d'];
 const ENVS: Environment[] = ['all', 'local', 'production'];
 /** the refresh picker: off, 30 s, 1 min, 5 min (seconds; 0 = off) */
@@ -27,12 +29,15 @@ function readInterval(v: string | null): number {
  * The admin monitoring dashboard: four tabs of panels read through the backend's /monitor proxy
  * (Operations, Logs and Traces from the log and trace stores, Metrics from the metrics store with a
  * query box), one global filter for all of them, refreshed on the chosen interval (`?interval=`
- * seconds), and a built-in Service tab from the service's own database.
+ * seconds), and a built-in Service tab from the service's own database. Without `?tab=` it opens on
+ * Operations, or on Service while no store is configured (the other tabs would only say so).
  */
 export default function MonitoringPage() {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const [params, setParams] = useSearchParams();
-  const tab = TABS.find((x) => x === params.get('tab')) ?? 'operations';
+  const requested = TABS.find((x) => x === params.get('tab'));
+  const [fallback, setFallback] = useState<PageTab | null>(null);
+  const tab: PageTab | null = requested ?? fallback;
   const range = RANGES.find((r) => r === params.get('range')) ?? '24h';
   const env = ENVS.find((e) => e === params.get('env')) ?? 'all';
   const interval = readInterval(params.get('interval'));
@@ -46,13 +51,12 @@ export default function MonitoringPage() {
       },
       { replace: true },
     );
-  const d = useDashboard(
-    tab === 'service' ? 'operations' : tab,
-    range,
-    env,
-    tab === 'service' ? 0 : interval,
-  );
-  const [tabFocus, setTabFocus] = useState<PageTab>(tab);
+  const d = useDashboard(tab === 'service' ? null : tab, range, env, tab === 'service' ? 0 : interval);
+  const noStore = d.catalog?.stores ? !Object.values(d.catalog.stores).some(Boolean) : false;
+  useEffect(() => {
+    if (!requested && !fallback && d.catalog) setFallback(noStore ? 'service' : 'operations');
+  }, [requested, fallback, d.catalog, noStore]);
+  const [tabFocus, setTabFocus] = useState<PageTab | null>(null);
   const intervals: number[] = INTERVALS.includes(interval as (typeof INTERVALS)[number])
     ? [...INTERVALS]
     : [...INTERVALS, interval];
@@ -127,7 +131,7 @@ export default function MonitoringPage() {
             id={`tab-${id}`}
             aria-selected={id === tab}
             aria-controls={`tabpanel-${id}`}
-            tabIndex={id === (tabFocus ?? tab) ? 0 : -1}
+            tabIndex={id === (tabFocus ?? tab ?? TABS[0]) ? 0 : -1}
             onClick={() => set('tab', id)}
             onKeyDown={(e) => {
               const i = TABS.indexOf(id);
@@ -149,8 +153,25 @@ export default function MonitoringPage() {
         ))}
       </div>
       <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="mon-grid">
-        {tab === 'service' ? (
-          <ServiceTab days={days} intervalSeconds={interval} />
+        {tab === null ? (
+          d.catalogError !== null ? (
+            <p className="state state-error" role="alert">
+              {d.catalogError || t('mon.catalogError')}
+            </p>
+          ) : (
+            <p className="state state-loading" role="status">
+              {t('mon.loadingPanels')}
+            </p>
+          )
+        ) : tab === 'service' ? (
+          <>
+            {noStore && (
+              <p className="mon-muted mon-span-all" data-testid="no-store-note">
+                {t('mon.svc.noStores')}
+              </p>
+            )}
+            <ServiceTab days={days} intervalSeconds={interval} />
+          </>
         ) : (
           <DashboardTab
             d={d}
@@ -165,7 +186,7 @@ export default function MonitoringPage() {
 }
 
 function DashboardTab({ d, explore }: { d: ReturnType<typeof useDashboard>; explore?: ReactNode }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const unconfigured = d.panels.filter((p) => d.states[p.id]?.status === 'not-configured');
   return (
     <>

@@ -15,9 +15,11 @@ export const OPML_MAX_BYTES = 1024 * 1024;
  */
 export async function importOpml(
   file: Blob,
-  opts: { dryRun: boolean; defaultTopic: string },
+  opts: { dryRun: boolean; defaultTopic: string; allowHosts?: string[] },
 ): Promise<OpmlImport> {
   const query = new URLSearchParams({ dry_run: String(opts.dryRun), default_topic: opts.defaultTopic });
+  // hosts the admin vouches for although the outbound rules refuse their address
+  if (opts.allowHosts?.length) query.set('allow_hosts', opts.allowHosts.join(','));
   let res: Response;
   try {
     res = await fetch(`/api/proxy/admin/sources/opml?${query}`, {
@@ -55,8 +57,15 @@ export function useOpmlImport() {
         importOpml(file, { dryRun: true, defaultTopic }),
     }),
     apply: useMutation({
-      mutationFn: ({ file, defaultTopic }: { file: Blob; defaultTopic: string }) =>
-        importOpml(file, { dryRun: false, defaultTopic }),
+      mutationFn: ({
+        file,
+        defaultTopic,
+        allowHosts,
+      }: {
+        file: Blob;
+        defaultTopic: string;
+        allowHosts: string[];
+      }) => importOpml(file, { dryRun: false, defaultTopic, allowHosts }),
       onSuccess: async () => {
         await Promise.all([
           qc.invalidateQueries({ queryKey: ['admin', 'topics'] }),

@@ -3,6 +3,7 @@ import { OpmlSection } from './opml-section';
 import { ProvidersSection } from './providers-section';
 import { SourcesSection } from './sources-section';
 import { TopicsSection } from './topics-section';
+import { WebhooksSection } from './webhooks-section';
 
 export default function CatalogAdminPage() {
   const { t } = useI18n();
@@ -13,6 +14,7 @@ export default function CatalogAdminPage() {
       <SourcesSection />
       <OpmlSection />
       <ProvidersSection />
+      <WebhooksSection />
     </section>
   );
 }

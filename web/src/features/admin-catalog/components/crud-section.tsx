@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useAdminList, useAdminWrite, type Resource } from '../api/catalog';
-import { fill, useCatalogText } from '../messages';
+import { catalogMessages } from '../messages';
 import { WriteError } from './write-error';
 import './catalog-tables.css';
 
@@ -53,7 +53,7 @@ export function CrudSection<T extends { id: string; name: string }>({
   rowActions,
 }: Props<T>) {
   const { t } = useI18n();
-  const text = useCatalogText();
+  const text = useT(catalogMessages);
   const list = useAdminList<T>(resource);
   const { create, update, remove } = useAdminWrite(resource);
   const [editing, setEditing] = useState<string | null>(null);
@@ -89,7 +89,7 @@ export function CrudSection<T extends { id: string; name: string }>({
                   <th key={c}>{c}</th>
                 ))}
                 <th>{toggle.label}</th>
-                <th>{text.actions}</th>
+                <th>{text.t('actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -108,16 +108,16 @@ export function CrudSection<T extends { id: string; name: string }>({
                       onChange={(e) => update.mutate({ id: row.id, [toggle.field]: e.target.checked })}
                     />
                   </td>
-                  <td className="row-actions" data-label={text.actions}>
+                  <td className="row-actions" data-label={text.t('actions')}>
                     <div className="actions">
                       {edit && (
                         <button
                           type="button"
                           aria-expanded={editing === row.id}
-                          aria-label={fill(text.editing, { name: row.name })}
+                          aria-label={text.t('editing', { name: row.name })}
                           onClick={() => setEditing(editing === row.id ? null : row.id)}
                         >
-                          {text.edit}
+                          {text.t('edit')}
                         </button>
                       )}
                       {rowActions?.(row)}
@@ -133,14 +133,14 @@ export function CrudSection<T extends { id: string; name: string }>({
                       <form
                         className="row"
                         onSubmit={submitEdit(row)}
-                        aria-label={fill(text.editing, { name: row.name })}
+                        aria-label={text.t('editing', { name: row.name })}
                       >
                         {edit.fields(row)}
                         <button type="submit" disabled={update.isPending}>
-                          {text.save}
+                          {text.t('save')}
                         </button>
                         <button type="button" onClick={() => setEditing(null)}>
-                          {text.cancel}
+                          {text.t('cancel')}
                         </button>
                       </form>
                     </td>

@@ -1,13 +1,13 @@
 import { useTestProvider } from '../api/catalog';
-import { fill, useCatalogText } from '../messages';
+import { catalogMessages } from '../messages';
 import { errorMessage } from '../../../lib/ui';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import type { Provider } from '../api/catalog';
 
 /** "Test": one small request to the provider; the result (model, latency, error) shows below. */
 export function ProviderTestButton({ provider }: { provider: Provider }) {
   const { t } = useI18n();
-  const text = useCatalogText();
+  const text = useT(catalogMessages);
   const test = useTestProvider();
   const r = test.data;
   return (
@@ -16,9 +16,9 @@ export function ProviderTestButton({ provider }: { provider: Provider }) {
         type="button"
         onClick={() => test.mutate(provider.id)}
         disabled={test.isPending}
-        aria-label={`${text.test}: ${provider.name}`}
+        aria-label={`${text.t('test')}: ${provider.name}`}
       >
-        {test.isPending ? text.testing : text.test}
+        {test.isPending ? text.t('testing') : text.t('test')}
       </button>
       {(r || test.isError) && (
         <span
@@ -28,8 +28,8 @@ export function ProviderTestButton({ provider }: { provider: Provider }) {
         >
           {r
             ? r.ok
-              ? fill(text.testOk, { model: r.model, ms: r.latency_ms })
-              : fill(text.testFailed, { model: r.model, ms: r.latency_ms, error: r.error ?? '' })
+              ? text.t('testOk', { model: r.model, ms: r.latency_ms })
+              : text.t('testFailed', { model: r.model, ms: r.latency_ms, error: r.error ?? '' })
             : errorMessage(test.error, t('common.error'))}
         </span>
       )}

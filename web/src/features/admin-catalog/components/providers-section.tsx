@@ -1,13 +1,31 @@
-import { useI18n } from '../../../lib/i18n';
+import { useState } from 'react';
+import { useI18n, useT } from '../../../lib/i18n';
 import type { Provider } from '../api/catalog';
-import { useCatalogText } from '../messages';
+import { catalogMessages } from '../messages';
 import { CrudSection, NameField } from './crud-section';
 import { ProviderTestButton } from './provider-test-button';
 
-/** The provider fields shared by the create and the edit form (the key is write-only). */
+/** scheme, host and port: the server's rule for when a stored key stays with its provider */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The provider fields shared by the create and the edit form (the key is write-only). While the
+ * address typed is on another origin than the stored one, the form says that the stored key is
+ * dropped on save unless a new one is typed (the server drops it; it never follows the address).
+ */
 function ProviderFields({ p }: { p?: Provider }) {
   const { t } = useI18n();
-  const text = useCatalogText();
+  const text = useT(catalogMessages);
+  const [baseUrl, setBaseUrl] = useState(p?.base_url ?? '');
+  const [keyTyped, setKeyTyped] = useState(false);
+  const moved =
+    Boolean(p?.has_api_key) && originOf(baseUrl) !== null && originOf(baseUrl) !== originOf(p!.base_url);
   return (
     <>
       <NameField defaultValue={p?.name} />
@@ -20,7 +38,14 @@ function ProviderFields({ p }: { p?: Provider }) {
       </label>
       <label>
         {t('admin.catalog.baseUrl')}
-        <input name="base_url" type="url" required pattern="https?://.+" defaultValue={p?.base_url} />
+        <input
+          name="base_url"
+          type="url"
+          required
+          pattern="https?://.+"
+          defaultValue={p?.base_url}
+          onChange={(e) => setBaseUrl(e.target.value)}
+        />
       </label>
       <label>
         {t('admin.catalog.model')}
@@ -36,13 +61,28 @@ function ProviderFields({ p }: { p?: Provider }) {
           name="api_key"
           type="password"
           autoComplete="new-password"
-          placeholder={p ? (p.has_api_key ? text.keyUnchanged : text.keyNone) : undefined}
+          placeholder={
+            p
+              ? moved
+                ? text.t('keyForNewAddress')
+                : p.has_api_key
+                  ? text.t('keyUnchanged')
+                  : text.t('keyNone')
+              : undefined
+          }
+          aria-describedby={moved && !keyTyped ? `key-moves-${p!.id}` : undefined}
+          onChange={(e) => setKeyTyped(e.target.value.trim() !== '')}
         />
       </label>
+      {moved && !keyTyped && (
+        <p id={`key-moves-${p!.id}`} className="key-moves" role="status">
+          {text.t('keyMoves')}
+        </p>
+      )}
       {p?.has_api_key && (
         <label className="checkbox">
           <input type="checkbox" name="clear_api_key" />
-          {text.clearKey}
+          {text.t('clearKey')}
         </label>
       )}
     </>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
 import { errorMessage } from '../../../lib/ui';
 import { usePreview, type SourcePreview, type useSourceWrites } from '../api/sources';
-import { useSourceText } from '../source-messages';
+import { sourceMessages } from '../source-messages';
 import { PreviewPanel } from './source-preview';
+import { FirstFetchResult, NewTopicField, useNoTopic } from './source-first-fetch';
+import type { SourceRow } from '../api/sources';
 
 type Create = ReturnType<typeof useSourceWrites>['create'];
 
@@ -24,7 +26,7 @@ export function IntervalOptions() {
 /** The kind and fetch-interval fields of the add and edit forms. */
 export function KindAndIntervalFields({ kind, interval }: { kind: string; interval: number }) {
   const { t } = useI18n();
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   return (
     <>
       <label>
@@ -35,7 +37,7 @@ export function KindAndIntervalFields({ kind, interval }: { kind: string; interv
         </select>
       </label>
       <label>
-        {text.interval}
+        {text.t('interval')}
         <input
           name="fetch_interval_minutes"
           type="number"
@@ -59,11 +61,13 @@ export function KindAndIntervalFields({ kind, interval }: { kind: string; interv
  */
 export function SourceCreateForm({ create }: { create: Create }) {
   const { t } = useI18n();
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const preview = usePreview();
   const [url, setUrl] = useState('');
   const [checked, setChecked] = useState<SourcePreview | null>(null);
   const [force, setForce] = useState(false);
+  const [added, setAdded] = useState<{ source: SourceRow; queued: boolean } | null>(null);
+  const noTopic = useNoTopic();
 
   const check = (address: string) => {
     setForce(false);
@@ -89,9 +93,13 @@ export function SourceCreateForm({ create }: { create: Create }) {
         fetch_interval_minutes: Number(f.get('fetch_interval_minutes')),
         ...(name ? { name } : {}),
         ...(force ? { force: true } : {}),
+        // read at once: the form shows the first fetch's result below
+        fetch_now: true,
       },
       {
-        onSuccess: () => {
+        onSuccess: (created) => {
+          const { first_fetch_run_id: runId } = created as SourceRow & { first_fetch_run_id?: string | null };
+          setAdded(created.enabled ? { source: created, queued: !runId } : null);
           form.reset();
           setUrl('');
           setChecked(null);
@@ -111,11 +119,11 @@ export function SourceCreateForm({ create }: { create: Create }) {
   // a page with several feeds: one is picked, the page itself is never saved
   const mustPick = current?.status === 'page';
   return (
-    <form className="source-create" onSubmit={submit} aria-label={text.addTitle}>
-      <h3>{text.addTitle}</h3>
+    <form className="source-create" onSubmit={submit} aria-label={text.t('addTitle')}>
+      <h3>{text.t('addTitle')}</h3>
       <div className="row source-url-row">
         <label className="grow">
-          {text.url}
+          {text.t('url')}
           <input
             name="url"
             type="url"
@@ -131,7 +139,7 @@ export function SourceCreateForm({ create }: { create: Create }) {
           disabled={!/^https?:\/\/.+/.test(url) || preview.isPending}
           onClick={() => check(url)}
         >
-          {preview.isPending ? text.checking : text.check}
+          {preview.isPending ? text.t('checking') : text.t('check')}
         </button>
       </div>
       {preview.isError && (
@@ -149,22 +157,31 @@ export function SourceCreateForm({ create }: { create: Create }) {
         />
       )}
       <div className="row">
-        <TopicSelect label={t('articles.topic')} plainLabel name="topic_id" required />
+        {noTopic ? (
+          <NewTopicField onCreated={() => undefined} />
+        ) : (
+          <TopicSelect label={t('articles.topic')} plainLabel name="topic_id" required />
+        )}
         <label>
-          {text.name}
-          <input name="name" maxLength={120} placeholder={current?.feed?.title ?? text.namePlaceholder} />
+          {text.t('name')}
+          <input
+            name="name"
+            maxLength={120}
+            placeholder={current?.feed?.title ?? text.t('namePlaceholder')}
+          />
         </label>
         <KindAndIntervalFields kind="rss" interval={60} />
       </div>
       {notFeed && (
         <label className="checkbox">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
-          {text.saveAnyway}
+          {text.t('saveAnyway')}
         </label>
       )}
-      <button type="submit" disabled={create.isPending || mustPick || (notFeed && !force)}>
-        {text.add}
+      <button type="submit" disabled={noTopic || create.isPending || mustPick || (notFeed && !force)}>
+        {text.t('add')}
       </button>
+      {added && <FirstFetchResult key={added.source.id} source={added.source} queued={added.queued} />}
     </form>
   );
 }

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
 import { useTopics } from '../../../lib/topics';
 import type { SourceRow, useSourceWrites } from '../api/sources';
-import { fill, useCatalogText } from '../messages';
-import { useSourceText } from '../source-messages';
+import { catalogMessages } from '../messages';
+import { sourceMessages } from '../source-messages';
 import { KindAndIntervalFields } from './source-create-form';
 
 type Update = ReturnType<typeof useSourceWrites>['update'];
@@ -24,8 +24,8 @@ export function SourceEditForm({
   onDone(): void;
 }) {
   const { t } = useI18n();
-  const catalog = useCatalogText();
-  const text = useSourceText();
+  const catalog = useT(catalogMessages);
+  const text = useT(sourceMessages);
   const [force, setForce] = useState(false);
   // a source of an inactive topic keeps it: the select lists active topics only
   const topicListed = useTopics().data?.some((x) => x.id === source.topic_id) ?? false;
@@ -49,11 +49,11 @@ export function SourceEditForm({
       { onSuccess: onDone },
     );
   };
-  const label = fill(catalog.editing, { name: source.name });
+  const label = catalog.t('editing', { name: source.name });
   return (
     <form className="row" onSubmit={submit} aria-label={label}>
       <label>
-        {text.name}
+        {text.t('name')}
         <input name="name" required maxLength={120} defaultValue={source.name} />
       </label>
       <label className="grow">
@@ -73,14 +73,14 @@ export function SourceEditForm({
       {refused && (
         <label className="checkbox">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
-          {text.saveAnyway}
+          {text.t('saveAnyway')}
         </label>
       )}
       <button type="submit" disabled={update.isPending}>
-        {catalog.save}
+        {catalog.t('save')}
       </button>
       <button type="button" onClick={onDone}>
-        {catalog.cancel}
+        {catalog.t('cancel')}
       </button>
     </form>
   );

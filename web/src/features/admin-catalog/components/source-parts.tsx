@@ -1,8 +1,8 @@
 import { ApiError } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { errorMessage, latestError } from '../../../lib/ui';
 import type { SourceFetch, SourceRow } from '../api/sources';
-import { fill, problemText, useSourceText } from '../source-messages';
+import { problemText, sourceMessages } from '../source-messages';
 
 /** a date and time in the page's language */
 export function useDateTime() {
@@ -13,7 +13,7 @@ export function useDateTime() {
 
 /** What the last fetch brought: HTTP status, items new and duplicate, or the problem in plain words. */
 export function FetchOutcome({ f }: { f: SourceFetch }) {
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   if (f.error_code)
     return (
       <span className="source-problem">
@@ -23,24 +23,24 @@ export function FetchOutcome({ f }: { f: SourceFetch }) {
         {f.error && <small className="muted source-raw"> {f.error}</small>}
       </span>
     );
-  if (f.http_status === 304) return <span>{text.notModified}</span>;
+  if (f.http_status === 304) return <span>{text.t('notModified')}</span>;
   return (
     <span>
       {f.http_status !== null && (
-        <span className="badge">{fill(text.httpLine, { status: f.http_status })}</span>
+        <span className="badge">{text.t('httpLine', { status: f.http_status })}</span>
       )}{' '}
       {f.items_new === null || f.items_duplicate === null
-        ? text.pending
-        : fill(text.counts, { new: f.items_new, dup: f.items_duplicate })}
+        ? text.t('pending')
+        : text.t('counts', { new: f.items_new, dup: f.items_duplicate })}
     </span>
   );
 }
 
 /** The last-fetch cell: when, and what it brought. */
 export function LastFetchCell({ s }: { s: SourceRow }) {
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const when = useDateTime();
-  if (!s.last_fetch && !s.last_fetched_at) return <span className="muted">{text.neverFetched}</span>;
+  if (!s.last_fetch && !s.last_fetched_at) return <span className="muted">{text.t('neverFetched')}</span>;
   return (
     <span className="last-fetch">
       <span>{when(s.last_fetch?.started_at ?? s.last_fetched_at)}</span>{' '}
@@ -55,12 +55,12 @@ export function LastFetchCell({ s }: { s: SourceRow }) {
 
 /** When the schedule reads the source next. */
 export function NextFetchCell({ s }: { s: SourceRow }) {
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const when = useDateTime();
   if (!s.enabled) return <span className="muted">—</span>;
-  if (!s.next_fetch_at) return <span>{text.atNextRun}</span>;
+  if (!s.next_fetch_at) return <span>{text.t('atNextRun')}</span>;
   return new Date(s.next_fetch_at).getTime() <= Date.now() ? (
-    <span>{text.dueNow}</span>
+    <span>{text.t('dueNow')}</span>
   ) : (
     <span>{when(s.next_fetch_at)}</span>
   );
@@ -72,14 +72,14 @@ export function NextFetchCell({ s }: { s: SourceRow }) {
  */
 export function SourceWriteError({ writes }: { writes: { error: unknown; submittedAt: number }[] }) {
   const { t } = useI18n();
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const error = latestError(writes);
   if (!error) return null;
   if (error instanceof ApiError && error.code === 'source_not_a_feed') {
     const detail = (error.details?.[0] as { message?: string } | undefined)?.message;
     return (
       <p className="form-error" role="alert">
-        {text.notAFeedSaved}
+        {text.t('notAFeedSaved')}
         {detail && <small className="source-raw"> ({detail})</small>}
       </p>
     );
@@ -87,7 +87,7 @@ export function SourceWriteError({ writes }: { writes: { error: unknown; submitt
   return (
     <p className="form-error" role="alert">
       {error instanceof ApiError && error.code === 'invalid_fetch_interval'
-        ? text.badInterval
+        ? text.t('badInterval')
         : errorMessage(error, t('common.error'))}
     </p>
   );

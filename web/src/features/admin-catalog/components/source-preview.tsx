@@ -1,5 +1,6 @@
+import { useT } from '../../../lib/i18n';
 import type { SourcePreview } from '../api/sources';
-import { fill, problemText, useSourceText } from '../source-messages';
+import { problemText, sourceMessages } from '../source-messages';
 import { useDateTime } from './source-parts';
 
 /**
@@ -7,34 +8,34 @@ import { useDateTime } from './source-parts';
  * to (the admin picks one), or why the address is not a feed.
  */
 export function PreviewPanel({ p, onPick }: { p: SourcePreview; onPick(url: string): void }) {
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const when = useDateTime();
   return (
     <div className="source-preview" role="status" data-testid="source-preview" data-status={p.status}>
       {p.page_title && p.url !== p.requested_url && p.feed && (
-        <p className="muted">{fill(text.foundThrough, { page: p.page_title })}</p>
+        <p className="muted">{text.t('foundThrough', { page: p.page_title })}</p>
       )}
       {p.feed && (
         <>
           <p>
-            <strong>{fill(text.feedFound, { title: p.feed.title ?? text.untitled })}</strong>
+            <strong>{text.t('feedFound', { title: p.feed.title ?? text.t('untitled') })}</strong>
           </p>
           <p>
-            {text[`format.${p.feed.format}`]} · {fill(text.items, { n: p.feed.item_count })}
-            {p.http_status !== null && ` · ${fill(text.httpLine, { status: p.http_status })}`}
+            {text.t(`format.${p.feed.format}`)} · {text.t('items', { n: p.feed.item_count })}
+            {p.http_status !== null && ` · ${text.t('httpLine', { status: p.http_status })}`}
           </p>
           <p className="url-cell">{p.url}</p>
           {p.feed.newest && (
             <p>
-              {text.newest}
+              {text.t('newest')}
               <a href={p.feed.newest.url} target="_blank" rel="noreferrer noopener">
                 {p.feed.newest.title || p.feed.newest.url}
               </a>{' '}
               <span className="muted">
                 (
                 {p.feed.newest.published_at
-                  ? fill(text.published, { date: when(p.feed.newest.published_at) })
-                  : text.noDate}
+                  ? text.t('published', { date: when(p.feed.newest.published_at) })
+                  : text.t('noDate')}
                 )
               </span>
             </p>
@@ -43,22 +44,22 @@ export function PreviewPanel({ p, onPick }: { p: SourcePreview; onPick(url: stri
       )}
       {p.status === 'page' && (
         <>
-          <p>{fill(text.pickOne, { n: p.discovered.length })}</p>
+          <p>{text.t('pickOne', { n: p.discovered.length })}</p>
           <ul className="discovered-feeds">
             {p.discovered.map((d) => (
               <li key={d.url}>
                 <span>
-                  {d.title ?? text.untitled}
-                  {d.type && <span className="badge">{text[`format.${d.type}`]}</span>}
+                  {d.title ?? text.t('untitled')}
+                  {d.type && <span className="badge">{text.t(`format.${d.type}`)}</span>}
                   <br />
                   <small className="url-cell">{d.url}</small>
                 </span>
                 <button
                   type="button"
                   onClick={() => onPick(d.url)}
-                  aria-label={`${text.use}: ${d.title ?? d.url}`}
+                  aria-label={`${text.t('use')}: ${d.title ?? d.url}`}
                 >
-                  {text.use}
+                  {text.t('use')}
                 </button>
               </li>
             ))}
@@ -67,7 +68,7 @@ export function PreviewPanel({ p, onPick }: { p: SourcePreview; onPick(url: stri
       )}
       {p.problem && (
         <p className="form-error">
-          <strong>{text.notAFeed}</strong>
+          <strong>{text.t('notAFeed')}</strong>
           {problemText(text, p.problem)} <small className="source-raw">({p.problem.message})</small>
         </p>
       )}

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { ErrorState, Loading, errorMessage } from '../../../lib/ui';
 import { useTopics } from '../../../lib/topics';
+import { useAdminList } from '../api/catalog';
 import { useFetchNow, useSourceWrites, useSources, type SourceRow } from '../api/sources';
-import { fill, useCatalogText } from '../messages';
-import { intervalText, useSourceText } from '../source-messages';
+import { catalogMessages } from '../messages';
+import { intervalText, sourceMessages } from '../source-messages';
 import { IntervalOptions, SourceCreateForm } from './source-create-form';
 import { SourceEditForm } from './source-edit-form';
 import { SourceHistory } from './source-history';
@@ -13,10 +14,46 @@ import './catalog-tables.css';
 import './sources.css';
 
 type Writes = ReturnType<typeof useSourceWrites>;
+type Show = 'all' | 'failing' | 'disabled';
+
+/** a source whose latest fetch failed (an HTTP error, a network problem, a feed that did not parse) */
+const failing = (s: SourceRow) => Boolean(s.last_fetch?.error_code ?? s.last_error);
+
+/**
+ * The sources by topic (in the topics' order, a source of an unknown topic under its id), those
+ * matching the search (name or address) and the filter; empty groups are left out.
+ */
+function groupByTopic(
+  sources: SourceRow[],
+  topics: { id: string; name: string }[],
+  query: string,
+  show: Show,
+) {
+  const q = query.trim().toLowerCase();
+  const keep = sources.filter(
+    (s) =>
+      (!q || s.name.toLowerCase().includes(q) || s.url.toLowerCase().includes(q)) &&
+      (show === 'all' || (show === 'failing' ? failing(s) : !s.enabled)),
+  );
+  const order = new Map(topics.map((t, i) => [t.id, i]));
+  const groups = new Map<string, { topicId: string; name: string; sources: SourceRow[] }>();
+  for (const s of keep) {
+    const g = groups.get(s.topic_id) ?? {
+      topicId: s.topic_id,
+      name: topics.find((t) => t.id === s.topic_id)?.name ?? s.topic_id,
+      sources: [],
+    };
+    g.sources.push(s);
+    groups.set(s.topic_id, g);
+  }
+  return [...groups.values()].sort(
+    (a, b) => (order.get(a.topicId) ?? 1e9) - (order.get(b.topicId) ?? 1e9) || a.name.localeCompare(b.name),
+  );
+}
 
 /** "Fetch now" and what became of the run it started. */
 function FetchNowButton({ source }: { source: SourceRow }) {
-  const text = useSourceText();
+  const text = useT(sourceMessages);
   const { t } = useI18n();
   const { start, run, running } = useFetchNow(source.id);
   const failed = run && (run.status === 'failed' || run.status === 'interrupted');
@@ -26,9 +63,9 @@ function FetchNowButton({ source }: { source: SourceRow }) {
         type="button"
         disabled={running}
         onClick={() => start.mutate()}
-        aria-label={`${text.fetchNow}: ${source.name}`}
+        aria-label={`${text.t('fetchNow')}: ${source.name}`}
       >
-        {running ? text.fetching : text.fetchNow}
+        {running ? text.t('fetching') : text.t('fetchNow')}
       </button>
       {(start.isError || (run && !running)) && (
         <span
@@ -39,8 +76,8 @@ function FetchNowButton({ source }: { source: SourceRow }) {
           {start.isError
             ? errorMessage(start.error, t('common.error'))
             : failed
-              ? fill(text.fetchFailed, { error: run.error ?? run.status })
-              : text.fetchDone}
+              ? text.t('fetchFailed', { error: run.error ?? run.status })
+              : text.t('fetchDone')}
         </span>
       )}
     </>
@@ -49,8 +86,8 @@ function FetchNowButton({ source }: { source: SourceRow }) {
 
 function SourceRows({ source, writes, columns }: { source: SourceRow; writes: Writes; columns: string[] }) {
   const { t } = useI18n();
-  const catalog = useCatalogText();
-  const text = useSourceText();
+  const catalog = useT(catalogMessages);
+  const text = useT(sourceMessages);
   const topics = useTopics();
   const [open, setOpen] = useState<'edit' | 'history' | null>(null);
   const toggle = (what: 'edit' | 'history') => setOpen(open === what ? null : what);
@@ -61,7 +98,7 @@ function SourceRows({ source, writes, columns }: { source: SourceRow; writes: Wr
       <small className="url-cell">{source.url}</small>
     </span>,
     topicName,
-    fill(text.every, { n: intervalText(text, source.fetch_interval_minutes) }),
+    text.t('every', { n: intervalText(text, source.fetch_interval_minutes) }),
     <LastFetchCell key="last" s={source} />,
     <NextFetchCell key="next" s={source} />,
   ];
@@ -81,23 +118,23 @@ function SourceRows({ source, writes, columns }: { source: SourceRow; writes: Wr
             onChange={(e) => writes.update.mutate({ id: source.id, enabled: e.target.checked })}
           />
         </td>
-        <td className="row-actions" data-label={catalog.actions}>
+        <td className="row-actions" data-label={catalog.t('actions')}>
           <div className="actions">
             <button
               type="button"
               aria-expanded={open === 'edit'}
-              aria-label={fill(catalog.editing, { name: source.name })}
+              aria-label={catalog.t('editing', { name: source.name })}
               onClick={() => toggle('edit')}
             >
-              {catalog.edit}
+              {catalog.t('edit')}
             </button>
             <button
               type="button"
               aria-expanded={open === 'history'}
-              aria-label={`${text.history}: ${source.name}`}
+              aria-label={`${text.t('history')}: ${source.name}`}
               onClick={() => toggle('history')}
             >
-              {open === 'history' ? text.hideHistory : text.history}
+              {open === 'history' ? text.t('hideHistory') : text.t('history')}
             </button>
             <FetchNowButton source={source} />
             <button type="button" className="danger" onClick={() => writes.remove.mutate(source.id)}>
@@ -129,21 +166,45 @@ function SourceRows({ source, writes, columns }: { source: SourceRow; writes: Wr
  */
 export function SourcesSection() {
   const { t } = useI18n();
-  const catalog = useCatalogText();
-  const text = useSourceText();
+  const catalog = useT(catalogMessages);
+  const text = useT(sourceMessages);
   const list = useSources();
   const writes = useSourceWrites();
+  // the admin's list: inactive topics too
+  const topics = useAdminList<{ id: string; name: string }>('topics');
+  const [query, setQuery] = useState('');
+  const [show, setShow] = useState<Show>('all');
+  const groups = groupByTopic(list.data ?? [], topics.data ?? [], query, show);
   const columns = [
     t('admin.catalog.name'),
     t('articles.topic'),
-    text.intervalCol,
-    text.lastFetch,
-    text.nextFetch,
+    text.t('intervalCol'),
+    text.t('lastFetch'),
+    text.t('nextFetch'),
   ];
   return (
     <section className="admin-section card" aria-labelledby="sources-title">
       <h2 id="sources-title">{t('admin.catalog.sources')}</h2>
       <SourceWriteError writes={[writes.create, writes.update, writes.remove]} />
+      <div className="row sources-filters">
+        <label className="grow">
+          {text.t('search')}
+          <input
+            type="search"
+            value={query}
+            placeholder={text.t('searchPlaceholder')}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
+        <label>
+          {text.t('show')}
+          <select value={show} onChange={(e) => setShow(e.target.value as Show)}>
+            <option value="all">{text.t('showAll')}</option>
+            <option value="failing">{text.t('showFailing')}</option>
+            <option value="disabled">{text.t('showDisabled')}</option>
+          </select>
+        </label>
+      </div>
       <IntervalOptions />
       {list.isLoading ? (
         <Loading />
@@ -158,15 +219,26 @@ export function SourcesSection() {
                   <th key={c}>{c}</th>
                 ))}
                 <th>{t('admin.catalog.enabled')}</th>
-                <th>{catalog.actions}</th>
+                <th>{catalog.t('actions')}</th>
               </tr>
             </thead>
-            <tbody>
-              {list.data?.map((s) => (
-                <SourceRows key={s.id} source={s} writes={writes} columns={columns} />
-              ))}
-            </tbody>
+            {groups.map((g) => (
+              <tbody key={g.topicId} data-testid="sources-group">
+                <tr className="group-row">
+                  <th colSpan={columns.length + 2} scope="rowgroup">
+                    {g.name}{' '}
+                    <small className="muted">{text.t('groupCount', { count: g.sources.length })}</small>
+                  </th>
+                </tr>
+                {g.sources.map((s) => (
+                  <SourceRows key={s.id} source={s} writes={writes} columns={columns} />
+                ))}
+              </tbody>
+            ))}
           </table>
+          {list.data && list.data.length > 0 && groups.length === 0 && (
+            <p className="muted">{text.t('noMatch')}</p>
+          )}
         </div>
       )}
       <SourceCreateForm create={writes.create} />

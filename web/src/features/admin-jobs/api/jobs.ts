@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 
 export type RunKind = 'scrape' | 'metrics' | 'reports';
 export type RunStatus =
@@ -22,6 +23,8 @@ export interface RunSummary {
 export interface RunItemError {
   source_id?: string;
   article_id?: string;
+  /** the failed article by name (absent when it was deleted since) */
+  article_title?: string;
   topic_id?: string;
   message: string;
 }
@@ -29,7 +32,11 @@ export interface RunItemError {
 /** GET /admin/runs/{id} */
 export interface Run extends RunSummary {
   errors: RunItemError[];
+  /** the run's model calls and tokens, per purpose (absent from a server without usage counting) */
+  llm?: RunLlmUsage;
 }
+
+export type RunLlmUsage = ApiResponse<'/admin/runs/{id}'>['llm'];
 
 export interface RunPage {
   items: RunSummary[];

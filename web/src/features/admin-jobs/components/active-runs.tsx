@@ -1,11 +1,13 @@
 import type { RunSummary } from '../api/jobs';
-import { useJobsText, type JobsKey } from '../messages';
-import { KindName, ProgressBar, formatTime, runMs, useDuration } from './run-format';
+import { useT } from '../../../lib/i18n';
+import { jobsMessages, type JobsKey } from '../messages';
+import { KindName, ProgressBar, formatTime, runMs, useDuration, useNow } from './run-format';
 
 /** The runs under way with their live progress (polled). */
 export function ActiveRuns({ runs, onOpen }: { runs: RunSummary[]; onOpen: (id: string) => void }) {
-  const { t, locale } = useJobsText();
+  const { t, locale } = useT(jobsMessages);
   const duration = useDuration();
+  const now = useNow(runs.length > 0);
   return (
     <section className="admin-section" aria-labelledby="jobs-active" data-testid="active-runs">
       <h2 id="jobs-active">{t('jobs.active')}</h2>
@@ -24,7 +26,7 @@ export function ActiveRuns({ runs, onOpen }: { runs: RunSummary[]; onOpen: (id: 
                     when: formatTime(run.started_at, locale),
                     trigger: t(`jobs.trigger.${run.trigger}` as JobsKey),
                   })}{' '}
-                  · {duration(runMs(run))}
+                  · <span data-testid="elapsed">{duration(runMs(run, now))}</span>
                 </span>
               </div>
               <ProgressBar run={run} />

@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { useActiveRuns } from '../api/jobs';
-import { useJobsText } from '../messages';
+import { useT } from '../../../lib/i18n';
+import { jobsMessages } from '../messages';
 import { ActiveRuns } from './active-runs';
 import { RunDetail } from './run-detail';
 import { RunHistory } from './run-history';
@@ -13,7 +14,7 @@ import '../jobs.css';
  * open run is in the address (`?run=<id>`).
  */
 export default function JobsAdminPage() {
-  const { t } = useJobsText();
+  const { t } = useT(jobsMessages);
   const [params, setParams] = useSearchParams();
   const selected = params.get('run');
   const active = useActiveRuns();

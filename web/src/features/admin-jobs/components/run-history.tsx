@@ -1,18 +1,29 @@
 import { useState } from 'react';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { HISTORY_PAGE, useRunHistory, type RunKind } from '../api/jobs';
-import { useJobsText, type JobsKey } from '../messages';
-import { KindName, StatusBadge, formatTime, runMs, useDuration, useSummaryFields } from './run-format';
+import { useT } from '../../../lib/i18n';
+import { jobsMessages, type JobsKey } from '../messages';
+import {
+  FAILURE_KEYS,
+  KindName,
+  StatusBadge,
+  formatTime,
+  runMs,
+  useDuration,
+  useNow,
+  useSummaryFields,
+} from './run-format';
 
 /** Every run, newest first: status, duration, what it did and how many items failed. */
 export function RunHistory({ onOpen, selected }: { onOpen: (id: string) => void; selected: string | null }) {
-  const { t, locale } = useJobsText();
+  const { t, locale } = useT(jobsMessages);
   const [kind, setKind] = useState<RunKind | ''>('');
   const [offset, setOffset] = useState(0);
   const history = useRunHistory(kind, offset);
   const duration = useDuration();
   const fields = useSummaryFields();
   const page = history.data;
+  const now = useNow(!!page?.items.some((r) => r.status === 'running' || r.status === 'queued'));
   return (
     <section className="admin-section" aria-labelledby="jobs-history" data-testid="run-history">
       <div className="history-head">
@@ -73,12 +84,18 @@ export function RunHistory({ onOpen, selected }: { onOpen: (id: string) => void;
                     <StatusBadge status={run.status} />
                   </td>
                   <td data-label={t('jobs.col.started')}>{formatTime(run.started_at, locale)}</td>
-                  <td data-label={t('jobs.col.duration')}>{duration(runMs(run))}</td>
+                  <td data-label={t('jobs.col.duration')}>{duration(runMs(run, now))}</td>
                   <td data-label={t('jobs.col.counts')} className="run-counts">
-                    {fields(run.summary)
+                    {fields(run.summary, run.kind)
+                      // what matters leads: new items first, failures only when there are any
+                      .filter((f) => f.failure || !FAILURE_KEYS.has(f.key))
                       .slice(0, 4)
-                      .map((f) => `${f.label}: ${f.value}`)
-                      .join(' · ')}
+                      .map((f, i) => (
+                        <span key={f.key} className={f.failure ? 'run-count-failed' : undefined}>
+                          {i > 0 && ' · '}
+                          {f.label}: {f.value}
+                        </span>
+                      ))}
                   </td>
                   <td data-label={t('jobs.col.problems')}>
                     {run.error_count ? t('jobs.problems', { n: run.error_count }) : t('jobs.noProblems')}

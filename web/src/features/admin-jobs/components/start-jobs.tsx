@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { Play } from 'lucide-react';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
 import { errorMessage } from '../../../lib/ui';
 import { useStartJob, type RunKind } from '../api/jobs';
-import { useJobsText, type JobsKey } from '../messages';
+import { jobsMessages, type JobsKey } from '../messages';
 
 /** One card per job: what it does and a start button; the run then shows under "Running now". */
 export function StartJobs({ onStarted, busy }: { onStarted: (runId: string) => void; busy: Set<RunKind> }) {
-  const { t } = useJobsText();
+  const { t } = useT(jobsMessages);
   return (
     <section className="admin-section" aria-labelledby="jobs-start">
       <h2 id="jobs-start">{t('jobs.start')}</h2>
@@ -32,7 +32,7 @@ function JobCard({
   busy: boolean;
   onStarted: (runId: string) => void;
 }) {
-  const { t } = useJobsText();
+  const { t } = useT(jobsMessages);
   const common = useI18n().t;
   const start = useStartJob();
   const [topicId, setTopicId] = useState('');

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TagGroup, TagRow } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 import type { BulkAction } from './bulk-preview-dialog';
 
 interface Props {
@@ -12,7 +13,7 @@ interface Props {
 
 /** What can be done with the selected tags: move them to a group, or merge them into one of them. */
 export function BulkBar({ selected, groups, onClear, onAction }: Props) {
-  const { t, n } = useTagsText();
+  const { t } = useT(tagsMessages);
   const tags = [...selected.values()].sort(
     (a, b) => b.article_count - a.article_count || a.name.localeCompare(b.name),
   );
@@ -24,7 +25,7 @@ export function BulkBar({ selected, groups, onClear, onAction }: Props) {
 
   return (
     <section className="bulk-bar card" aria-label={t('tags.bulk')} data-testid="bulk-bar">
-      <strong aria-live="polite">{n('tags.selected', tags.length)}</strong>
+      <strong aria-live="polite">{t('tags.selected', { count: tags.length })}</strong>
       <div className="bulk-group">
         <label>
           <span className="field-label">{t('tags.moveTo')}</span>
@@ -62,7 +63,8 @@ export function BulkBar({ selected, groups, onClear, onAction }: Props) {
           >
             {tags.map((x) => (
               <option key={x.id} value={x.id}>
-                {x.name} ({x.group_name ?? t('tags.ungrouped')}, {n('tags.articles', x.article_count)})
+                {x.name} ({x.group_name ?? t('tags.ungrouped')},{' '}
+                {t('tags.articles', { count: x.article_count })})
               </option>
             ))}
           </select>

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useI18n } from '../../../lib/i18n';
+import { Dialog } from '../../../lib/dialog';
+import { useI18n, useT } from '../../../lib/i18n';
 import { ErrorState, errorMessage } from '../../../lib/ui';
 import {
   previewMerge,
@@ -10,7 +11,7 @@ import {
   type TagRow,
   type TagWrites,
 } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { tagsMessages } from '../messages';
 
 export type BulkAction =
   | { kind: 'merge'; sourceIds: string[]; targetId: string; targetName: string }
@@ -28,12 +29,8 @@ interface Props {
  * disappear), then the same request for real once the admin confirms.
  */
 export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
-  const { t, n } = useTagsText();
+  const { t } = useT(tagsMessages);
   const common = useI18n().t;
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
   const preview = useQuery<MergeResult | MoveResult>({
     queryKey: ['tag-preview', action],
     gcTime: 0,
@@ -54,7 +51,10 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
         {
           onSuccess: (r) =>
             onDone(
-              n('tags.done.merged', r.removed.length + r.already_merged.length, { name: r.target.name }),
+              t('tags.done.merged', {
+                name: r.target.name,
+                count: r.removed.length + r.already_merged.length,
+              }),
             ),
         },
       );
@@ -63,7 +63,11 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
         { tag_ids: action.tagIds, tag_group_id: action.groupId },
         {
           onSuccess: (r) =>
-            onDone(n('tags.done.moved', r.moved.length + r.merged.reduce((s, m) => s + m.removed.length, 0))),
+            onDone(
+              t('tags.done.moved', {
+                count: r.moved.length + r.merged.reduce((s, m) => s + m.removed.length, 0),
+              }),
+            ),
         },
       );
     }
@@ -74,14 +78,28 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
       : t('tags.preview.moveTitle', { group: action.groupName });
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog tag-preview"
+    <Dialog
+      title={title}
       onClose={onClose}
-      aria-labelledby="tag-preview-title"
-      data-testid="tag-preview"
+      className="tag-preview"
+      testId="tag-preview"
+      actions={
+        <>
+          <button
+            type="button"
+            className="primary"
+            onClick={confirm}
+            disabled={!preview.data || write.isPending}
+            data-testid="tag-preview-confirm"
+          >
+            {action.kind === 'merge' ? t('tags.preview.confirmMerge') : t('tags.preview.confirmMove')}
+          </button>
+          <button type="button" onClick={onClose}>
+            {t('tags.cancel')}
+          </button>
+        </>
+      }
     >
-      <h2 id="tag-preview-title">{title}</h2>
       {preview.isLoading ? (
         <p role="status">{t('tags.preview.loading')}</p>
       ) : preview.isError ? (
@@ -96,33 +114,19 @@ export function BulkPreviewDialog({ action, writes, onClose, onDone }: Props) {
           {errorMessage(write.error, common('common.error'))}
         </p>
       )}
-      <div className="row">
-        <button
-          type="button"
-          className="primary"
-          onClick={confirm}
-          disabled={!preview.data || write.isPending}
-          data-testid="tag-preview-confirm"
-        >
-          {action.kind === 'merge' ? t('tags.preview.confirmMerge') : t('tags.preview.confirmMove')}
-        </button>
-        <button type="button" onClick={() => ref.current?.close()}>
-          {t('tags.cancel')}
-        </button>
-      </div>
-    </dialog>
+    </Dialog>
   );
 }
 
 function TagList({ tags, testId }: { tags: TagRow[]; testId: string }) {
-  const { t, n } = useTagsText();
+  const { t } = useT(tagsMessages);
   return (
     <ul className="preview-tags" data-testid={testId}>
       {tags.map((x) => (
         <li key={x.id} data-tag-name={x.name}>
           <strong>{x.name}</strong>{' '}
           <small className="muted">
-            ({x.group_name ?? t('tags.ungrouped')}, {n('tags.articles', x.article_count)})
+            ({x.group_name ?? t('tags.ungrouped')}, {t('tags.articles', { count: x.article_count })})
           </small>
         </li>
       ))}
@@ -131,14 +135,14 @@ function TagList({ tags, testId }: { tags: TagRow[]; testId: string }) {
 }
 
 function MergePreview({ result: r }: { result: MergeResult }) {
-  const { t, n } = useTagsText();
+  const { t } = useT(tagsMessages);
   if (r.removed.length === 0) return <p>{t('tags.preview.nothing')}</p>;
   const name = r.target.name;
   return (
     <div className="preview-body" data-testid="merge-preview">
       <ul className="preview-figures">
-        <li data-figure="moved">{n('tags.preview.linksMoved', r.links_moved, { name })}</li>
-        <li data-figure="dropped">{n('tags.preview.linksDropped', r.links_dropped, { name })}</li>
+        <li data-figure="moved">{t('tags.preview.linksMoved', { name, count: r.links_moved })}</li>
+        <li data-figure="dropped">{t('tags.preview.linksDropped', { name, count: r.links_dropped })}</li>
         <li data-figure="count">
           {t('tags.preview.countChange', {
             name,
@@ -154,7 +158,7 @@ function MergePreview({ result: r }: { result: MergeResult }) {
 }
 
 function MovePreview({ result: r }: { result: MoveResult }) {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   if (r.moved.length === 0 && r.merged.length === 0) return <p>{t('tags.preview.nothing')}</p>;
   return (
     <div className="preview-body" data-testid="move-preview">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useGroupList, type TagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 import { GroupBoard } from './group-board';
 import { NewGroupForm } from './new-group-form';
 
@@ -15,7 +16,7 @@ export function GroupsPanel({
   writes: TagWrites;
   onShowTags(groupId: string): void;
 }) {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   const [similar, setSimilar] = useState(false);
   const groups = useGroupList(topicId, similar);
   return (

@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { Dialog } from '../../../lib/dialog';
 import { useGroupDetail, type TagGroup, type TagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 
 /**
  * Merge `source` into another group (or a new one), previewing the tags the result will hold (both
@@ -17,18 +19,13 @@ export function MergeDialog({
   writes: TagWrites;
   onClose(): void;
 }) {
-  const { t } = useTagsText();
-  const ref = useRef<HTMLDialogElement>(null);
+  const { t } = useT(tagsMessages);
   const others = groups.filter((g) => g.id !== source.id);
   const [targetId, setTargetId] = useState(others[0]?.id ?? '');
   const [resultName, setResultName] = useState('');
   const target = others.find((g) => g.id === targetId);
   const sourceTags = useGroupDetail(source.id ?? undefined).data?.tags ?? [];
   const targetTags = useGroupDetail(targetId || undefined).data?.tags ?? [];
-
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
 
   const names = new Map<string, { name: string; from: string[] }>();
   const sides = [{ name: source.display_name, tags: sourceTags }];
@@ -54,16 +51,11 @@ export function MergeDialog({
     );
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
+    <Dialog
+      title={`${t('tags.groups.merge')}: ${source.display_name}`}
       onClose={onClose}
-      aria-labelledby="merge-title"
-      data-testid="merge-dialog"
+      testId="merge-dialog"
     >
-      <h2 id="merge-title">
-        {t('tags.groups.merge')}: {source.display_name}
-      </h2>
       <div className="form">
         <label>
           {t('tags.groups.mergeInto')}
@@ -99,11 +91,11 @@ export function MergeDialog({
           <button type="button" className="primary" onClick={submit} disabled={writes.merge.isPending}>
             {t('tags.groups.mergeConfirm')}
           </button>
-          <button type="button" onClick={() => ref.current?.close()}>
+          <button type="button" onClick={onClose}>
             {t('tags.cancel')}
           </button>
         </div>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 import type { FormEvent } from 'react';
 import type { TagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 
 export function NewGroupForm({ topicId, writes }: { topicId: string; writes: TagWrites }) {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;

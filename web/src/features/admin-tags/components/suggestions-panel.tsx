@@ -4,7 +4,8 @@ import { Check, X } from 'lucide-react';
 import { useSession } from '../../../lib/session';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useSuggestionPage, type SuggestionDetail, type TagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 
 const PAGE = 20;
 
@@ -14,7 +15,7 @@ const PAGE = 20;
  * brought the new tag in, each linking to its reader view. Approve merges, reject keeps both.
  */
 export function SuggestionsPanel({ topicId, writes }: { topicId: string; writes: TagWrites }) {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   const [offset, setOffset] = useState(0);
   const list = useSuggestionPage(topicId, offset);
   const total = list.data?.total ?? 0;
@@ -54,7 +55,7 @@ export function SuggestionsPanel({ topicId, writes }: { topicId: string; writes:
 }
 
 function SuggestionItem({ s, writes }: { s: SuggestionDetail; writes: TagWrites }) {
-  const { t, n, locale } = useTagsText();
+  const { t, locale } = useT(tagsMessages);
   const { user } = useSession();
   const ungrouped = t('tags.ungrouped');
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(
@@ -65,7 +66,7 @@ function SuggestionItem({ s, writes }: { s: SuggestionDetail; writes: TagWrites 
     <span className="suggestion-tag">
       <strong>{x.name}</strong>{' '}
       <small className="muted">
-        ({x.group ?? ungrouped}, {n('tags.articles', x.article_count)})
+        ({x.group ?? ungrouped}, {t('tags.articles', { count: x.article_count })})
       </small>
     </span>
   );

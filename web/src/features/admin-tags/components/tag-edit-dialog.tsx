@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useI18n } from '../../../lib/i18n';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Dialog } from '../../../lib/dialog';
+import { useI18n, useT } from '../../../lib/i18n';
 import { errorMessage } from '../../../lib/ui';
 import type { TagGroup, TagRow, TagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { tagsMessages } from '../messages';
 
 /** Rename a tag or move it to another group (the name is normalized by the server). */
 export function TagEditDialog({
@@ -16,39 +17,34 @@ export function TagEditDialog({
   writes: TagWrites;
   onClose(): void;
 }) {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   const common = useI18n().t;
-  const ref = useRef<HTMLDialogElement>(null);
   const [name, setName] = useState(tag.name);
   const [groupId, setGroupId] = useState(tag.tag_group_id ?? '');
   const { reset } = writes.updateTag;
-  useEffect(() => {
-    reset();
-    ref.current?.showModal();
-  }, [reset]);
+  useEffect(() => reset(), [reset]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: { id: string; name?: string; tag_group_id?: string | null } = { id: tag.id };
     if (name.trim() && name.trim() !== tag.name) body.name = name.trim();
     if (groupId !== (tag.tag_group_id ?? '')) body.tag_group_id = groupId || null;
-    if (Object.keys(body).length === 1) return ref.current?.close();
-    writes.updateTag.mutate(body, { onSuccess: () => ref.current?.close() });
+    if (Object.keys(body).length === 1) return onClose();
+    writes.updateTag.mutate(body, { onSuccess: onClose });
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      onClose={onClose}
-      aria-labelledby="tag-edit-title"
-      data-testid="tag-edit"
-    >
-      <h2 id="tag-edit-title">{t('tags.editTitle', { name: tag.name })}</h2>
+    <Dialog title={t('tags.editTitle', { name: tag.name })} onClose={onClose} testId="tag-edit">
       <form className="form" onSubmit={submit}>
         <label>
           {t('tags.name')}
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={120}
+            data-autofocus
+          />
         </label>
         <label>
           {t('tags.group')}
@@ -70,11 +66,11 @@ export function TagEditDialog({
           <button type="submit" className="primary" disabled={writes.updateTag.isPending}>
             {t('tags.save')}
           </button>
-          <button type="button" onClick={() => ref.current?.close()}>
+          <button type="button" onClick={onClose}>
             {t('tags.cancel')}
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -2,7 +2,8 @@ import type { KeyboardEvent, Ref } from 'react';
 import { Pencil, Trash2 } from 'lucide-react';
 import { formatDate } from '../../../lib/format';
 import type { TagRow } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { useT } from '../../../lib/i18n';
+import { tagsMessages } from '../messages';
 
 interface Props {
   row: TagRow;
@@ -29,7 +30,7 @@ export function TagTableRow({
   onEdit,
   onDelete,
 }: Props) {
-  const { t, n, locale } = useTagsText();
+  const { t, locale } = useT(tagsMessages);
   const tab = active ? 0 : -1;
   const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -84,7 +85,7 @@ export function TagTableRow({
         )}
       </td>
       <td data-label={t('tags.col.articles')} className="num" data-count={row.article_count}>
-        {n('tags.articles', row.article_count)}
+        {t('tags.articles', { count: row.article_count })}
       </td>
       <td data-label={t('tags.col.created')} className="created-cell">
         <time dateTime={row.created_at}>{formatDate(row.created_at, locale)}</time>

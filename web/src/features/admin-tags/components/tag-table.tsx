@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { Empty, ErrorState, Loading } from '../../../lib/ui';
+import { ConfirmDialog } from '../../../lib/dialog';
+import { useI18n, useT } from '../../../lib/i18n';
+import { Empty, ErrorState, Loading, errorMessage } from '../../../lib/ui';
 import { useGroupList, useTagTable, type TagRow, type TagSort, type TagWrites } from '../api/tags';
 import type { TagsKey } from '../messages';
-import { useTagsText } from '../use-tags-text';
+import { tagsMessages } from '../messages';
 import { BulkBar } from './bulk-bar';
 import { BulkPreviewDialog, type BulkAction } from './bulk-preview-dialog';
 import { TagEditDialog } from './tag-edit-dialog';
@@ -29,7 +31,7 @@ interface Props {
  * Rows are one tab stop: arrows move between them, Space selects, Enter edits.
  */
 export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
-  const { t, n, locale } = useTagsText();
+  const { t, locale } = useT(tagsMessages);
   const num = (v: number) => new Intl.NumberFormat(locale).format(v);
   const q = params.get('q') ?? '';
   const group = params.get('group') ?? '';
@@ -92,10 +94,19 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
   };
   const sortBy = (s: TagSort) =>
     update({ sort: s, order: s === sort ? (order === 'asc' ? 'desc' : 'asc') : defaultOrder(s), page: null });
+  const [deleting, setDeleting] = useState<TagRow | null>(null);
+  const common = useI18n().t;
   const remove = (row: TagRow) => {
-    if (!window.confirm(n('tags.confirmDelete', row.article_count, { name: row.name }))) return;
-    writes.deleteTag.mutate(row.id, { onSuccess: () => sel.remove([row.id]) });
+    writes.deleteTag.reset();
+    setDeleting(row);
   };
+  const confirmRemove = (row: TagRow) =>
+    writes.deleteTag.mutate(row.id, {
+      onSuccess: () => {
+        sel.remove([row.id]);
+        setDeleting(null);
+      },
+    });
   const submitSearch = (e: FormEvent) => {
     e.preventDefault();
     update({ q: qInput, page: null });
@@ -265,6 +276,20 @@ export function TagTable({ topicId, params, update, writes, onNotice }: Props) {
       )}
       {editing && (
         <TagEditDialog tag={editing} groups={realGroups} writes={writes} onClose={() => setEditing(null)} />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={t('tags.delete', { name: deleting.name })}
+          confirmLabel={common('common.delete')}
+          danger
+          pending={writes.deleteTag.isPending}
+          error={writes.deleteTag.error ? errorMessage(writes.deleteTag.error, common('common.error')) : null}
+          onConfirm={() => confirmRemove(deleting)}
+          onClose={() => setDeleting(null)}
+          testId="tag-delete-confirm"
+        >
+          <p>{t('tags.confirmDelete', { name: deleting.name, count: deleting.article_count })}</p>
+        </ConfirmDialog>
       )}
       {action && (
         <BulkPreviewDialog

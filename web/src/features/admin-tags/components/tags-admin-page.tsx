@@ -1,11 +1,11 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n, useT } from '../../../lib/i18n';
 import { TopicSelect } from '../../../lib/topic-select';
 import { useTopics } from '../../../lib/topics';
 import { errorMessage, latestError } from '../../../lib/ui';
 import { useSuggestionPage, useTagWrites } from '../api/tags';
-import { useTagsText } from '../use-tags-text';
+import { tagsMessages } from '../messages';
 import { GroupsPanel } from './groups-panel';
 import { SuggestionsPanel } from './suggestions-panel';
 import { TagTable } from './tag-table';
@@ -20,7 +20,7 @@ type Tab = (typeof TABS)[number];
  * sort and page live in the address, so a reload or a shared link shows the same view.
  */
 export default function TagsAdminPage() {
-  const { t } = useTagsText();
+  const { t } = useT(tagsMessages);
   const common = useI18n().t;
   const topics = useTopics();
   const [params, setParams] = useSearchParams();

@@ -26,12 +26,33 @@ export function useSetRead() {
   });
 }
 
-/** Marks every article matching the list's filters read (the api answers how many). */
+/** How many unread articles "mark all as read" would mark now (the api's dry run). */
+export function useCountUnread() {
+  return useMutation({
+    mutationFn: (filter: MarkReadFilter) =>
+      api<MarkReadResult>('/articles/read', { method: 'POST', body: { ...filter, dry_run: true } }),
+  });
+}
+
+/** Marks every article matching the list's filters read (the api answers how many, and an undo token). */
 export function useMarkAllRead() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (filter: MarkReadFilter) =>
       api<MarkReadResult>('/articles/read', { method: 'POST', body: filter }),
     onSuccess: () => afterReadChange(qc),
+  });
+}
+
+/** Takes one "mark all as read" back: exactly its articles are unread again. */
+export function useUndoMarkAll() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) =>
+      api<{ unmarked: number }>('/articles/read/undo', { method: 'POST', body: { undo_token: token } }),
+    onSuccess: () => {
+      afterReadChange(qc);
+      void qc.invalidateQueries({ queryKey: ['articles', 'detail'] });
+    },
   });
 }

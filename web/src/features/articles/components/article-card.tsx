@@ -7,11 +7,14 @@ import type { MetricDefinition } from '../api/metric-definitions';
 import { ArticleDate } from './article-date';
 import { MetricList } from './metric-list';
 import { Snippet } from './snippet';
+import { WorkVersions } from './work-versions';
 
 interface Props {
   article: Article;
   /** the reader view's address, carrying the list's state */
   href: string;
+  /** the reader view's address of another article (a version of this one's work) */
+  hrefOf(articleId: string): string;
   definitions: MetricDefinition[];
   signedIn: boolean;
   selected: boolean;
@@ -23,6 +26,7 @@ interface Props {
 export function ArticleCard({
   article,
   href,
+  hrefOf,
   definitions,
   signedIn,
   selected,
@@ -99,6 +103,10 @@ export function ArticleCard({
       )}
       <footer>
         <MetricList metrics={article.metrics} definitions={definitions} />
+        {/* one card per work: its versions and the articles covering it (a list from before works has none) */}
+        {article.work && (article.work.versions > 1 || article.work.coverage > 0) && (
+          <WorkVersions work={article.work} hrefOf={hrefOf} />
+        )}
         <span className="views" data-testid="views">
           <Eye size={16} aria-hidden="true" />{' '}
           {t('articles.views', { count: formatNumber(article.view_count, locale) })}

@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Check, ExternalLink, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
@@ -6,10 +7,11 @@ import { formatNumber } from '../../../lib/format';
 import { useHotkeys } from '../../../lib/keyboard';
 import { useSession } from '../../../lib/session';
 import { ErrorState, Loading, errorText } from '../../../lib/ui';
-import { recordView, useArticle } from '../api/articles';
+import { recordView, refreshViewCount, useArticle } from '../api/articles';
 import { useToggleFavorite } from '../api/favorites';
 import { useSetRead } from '../api/read-state';
 import { useMetricDefinitions } from '../api/metric-definitions';
+import { listHref } from '../model/list-state';
 import { useNeighbors } from '../model/use-neighbors';
 import { ArticleContent } from './article-content';
 import { ArticleDate } from './article-date';
@@ -17,6 +19,7 @@ import { IdentifierBadges } from './identifier-badges';
 import { MetricDetails } from './metric-details';
 import { MetricList } from './metric-list';
 import { ReaderNav } from './reader-nav';
+import { SignInHint } from './sign-in-hint';
 import { SimilarArticles } from './similar-articles';
 
 /** The reader view: content, summary and translation, identifiers, metrics, toggles and neighbors. */
@@ -35,26 +38,38 @@ export default function ArticleDetailPage() {
   const a = article.data;
   const isRead = a?.is_read === true;
 
+  const qc = useQueryClient();
   useEffect(() => {
-    if (article.isSuccess) recordView(id);
-  }, [article.isSuccess, id]);
+    // the view is counted after the article was read: the reader view and the list (marked stale,
+    // read again when shown) then show the count with it, the same number everywhere
+    if (article.isSuccess) recordView(id, () => refreshViewCount(qc, id));
+  }, [article.isSuccess, id, qc]);
   useEffect(() => {
     // a block: newer Chromium returns a promise from scrollTo, which React would take for a cleanup
     window.scrollTo(0, 0);
   }, [id]);
 
+  const [guestHint, setGuestHint] = useState(0);
+  const hintGuest = () => setGuestHint((n) => n + 1);
+  const openOriginal = () => a && window.open(a.url, '_blank', 'noopener,noreferrer');
+  // back to the list as it was: its URL state, and the focus on this article's card
+  const back = () => void navigate(listHref(from), { state: { returnTo: id } });
   useHotkeys({
     j: () => next && void navigate(next.href),
     k: () => previous && void navigate(previous.href),
-    f: () => user && a && favorite.mutate({ id: a.id, favorite: !a.is_favorited }),
-    m: () => user && a && setRead.mutate({ id: a.id, read: !isRead }),
+    f: () => (user ? a && favorite.mutate({ id: a.id, favorite: !a.is_favorited }) : hintGuest()),
+    m: () => (user ? a && setRead.mutate({ id: a.id, read: !isRead }) : hintGuest()),
+    o: openOriginal,
+    v: openOriginal,
+    u: back,
+    Escape: back,
   });
 
   if (article.isLoading) return <Loading />;
   if (article.isError || !a)
     return (
       <>
-        <ReaderNav from={from} />
+        <ReaderNav from={from} returnTo={id} />
         <ErrorState error={article.error} onRetry={() => void article.refetch()} />
       </>
     );
@@ -64,7 +79,7 @@ export default function ArticleDetailPage() {
 
   return (
     <article className="article-detail" data-article-id={a.id} data-read={user ? String(isRead) : undefined}>
-      <ReaderNav from={from} previous={previous} next={next} position={position} />
+      <ReaderNav from={from} returnTo={id} previous={previous} next={next} position={position} />
       <h1>{showZhFirst ? zh!.title : a.title}</h1>
       <p className="meta">
         {a.source && <span>{a.source}</span>}
@@ -106,10 +121,11 @@ export default function ArticleDetailPage() {
             <Heart size={16} aria-hidden="true" /> {t('articles.signInToFavorite')}
           </Link>
         )}
-        <a href={a.url} target="_blank" rel="noopener noreferrer">
+        <a href={a.url} target="_blank" rel="noopener noreferrer" data-testid="original-link">
           {t('articles.readOriginal')} <ExternalLink size={14} aria-hidden="true" />
         </a>
       </div>
+      {!user && guestHint > 0 && <SignInHint key={guestHint} />}
       {writeError && (
         <p className="form-error" role="alert">
           {errorText(writeError, locale, t('common.error'))}

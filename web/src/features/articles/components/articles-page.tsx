@@ -1,13 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { CheckCheck, Rss } from 'lucide-react';
+import { Rss } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { useTopics } from '../../../lib/topics';
-import { ErrorState, Loading, errorText } from '../../../lib/ui';
+import { ErrorState, Loading } from '../../../lib/ui';
 import { useArticles } from '../api/articles';
 import { useToggleFavorite } from '../api/favorites';
-import { useMarkAllRead, useSetRead } from '../api/read-state';
+import { useSetRead } from '../api/read-state';
 import { useMetricDefinitions } from '../api/metric-definitions';
 import {
   BUILTIN_KEYS,
@@ -23,11 +23,15 @@ import { useListKeys } from '../model/use-list-keys';
 import { ArticleCard } from './article-card';
 import { ListEmpty } from './list-empty';
 import { ListFilters } from './list-filters';
+import { MarkAllRead } from './mark-all-read';
+import { SignInHint } from './sign-in-hint';
+import { MetricCoverageNote } from './metric-coverage-note';
 import { Pagination } from './pagination';
+import { AskBox } from '../../ask/components/ask-box';
 
 /** The list: every piece of its state is in the URL (shareable, reload- and back-button safe). */
 export function ArticlesPage() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -35,7 +39,7 @@ export function ArticlesPage() {
   const topics = useTopics();
   const favorite = useToggleFavorite();
   const setRead = useSetRead();
-  const markAll = useMarkAllRead();
+  const [guestHint, setGuestHint] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
 
   const enabled = definitions.data ?? [];
@@ -60,6 +64,7 @@ export function ArticlesPage() {
     resetKey: `${params.toString()}|${items[0]?.id ?? ''}`,
     onFavorite: (a) => favorite.mutate({ id: a.id, favorite: !a.is_favorited }),
     onRead: (a) => setRead.mutate({ id: a.id, read: a.is_read !== true }),
+    onGuest: () => setGuestHint((n) => n + 1),
     onPageEdge: (d) => {
       const target = state.page + d;
       if (target < 1 || target > pages) return false;
@@ -69,9 +74,19 @@ export function ArticlesPage() {
   });
 
   // "/" pressed on another page lands here with the search focused
+  const nav = location.state as { focusSearch?: boolean; returnTo?: string } | null;
   useEffect(() => {
-    if ((location.state as { focusSearch?: boolean } | null)?.focusSearch) searchRef.current?.focus();
-  }, [location.state]);
+    if (nav?.focusSearch) searchRef.current?.focus();
+  }, [nav]);
+  // back from the reader view (u, Esc, the back link): the card of that article has the focus again
+  const returnedTo = nav?.returnTo && items.some((a) => a.id === nav.returnTo) ? nav.returnTo : null;
+  useEffect(() => {
+    if (!returnedTo) return;
+    const card = document.querySelector(`article[data-article-id="${CSS.escape(returnedTo)}"]`);
+    const link = card?.querySelector<HTMLAnchorElement>('[data-testid="article-link"]');
+    link?.focus();
+    card?.scrollIntoView({ block: 'center' });
+  }, [returnedTo]);
 
   const topic = topics.data?.find((x) => x.id === state.topicId);
   const feedSort = state.sort === 'relevance' ? DEFAULT_SORT : state.sort;
@@ -121,7 +136,13 @@ export function ArticlesPage() {
           />
         </label>
       </form>
+      <AskBox
+        key={state.topicId ?? ''}
+        topic={topic ?? (state.topicId ? { id: state.topicId, name: '' } : undefined)}
+      />
       <ListFilters state={state} signedIn={!!user} metrics={enabled} update={update} />
+      {!user && guestHint > 0 && <SignInHint key={guestHint} />}
+      <MetricCoverageNote sort={state.sort} topicId={state.topicId} definitions={enabled} />
 
       {articles.isLoading ? (
         <Loading />
@@ -135,26 +156,7 @@ export function ArticlesPage() {
             <p className="count" aria-live="polite">
               {t('articles.total', { count: articles.data?.total ?? 0 })}
             </p>
-            {user && (
-              <button
-                type="button"
-                onClick={() => markAll.mutate(toReadFilter(state))}
-                disabled={markAll.isPending}
-                data-testid="mark-all-read"
-              >
-                <CheckCheck size={16} aria-hidden="true" /> {t('articles.markAllRead')}
-              </button>
-            )}
-            {markAll.isSuccess && (
-              <span className="saved" role="status" data-testid="marked">
-                {t('articles.markedRead', { count: markAll.data.marked })}
-              </span>
-            )}
-            {markAll.isError && (
-              <span className="form-error" role="alert">
-                {errorText(markAll.error, locale, t('common.error'))}
-              </span>
-            )}
+            {user && <MarkAllRead filter={toReadFilter(state)} />}
           </div>
           <div className="article-list" data-testid="article-list" aria-busy={articles.isFetching}>
             {items.map((a, i) => (
@@ -162,6 +164,7 @@ export function ArticlesPage() {
                 key={a.id}
                 article={a}
                 href={hrefOf(a.id)}
+                hrefOf={hrefOf}
                 definitions={enabled}
                 signedIn={!!user}
                 selected={i === selected}

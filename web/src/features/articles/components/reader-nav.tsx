@@ -6,17 +6,24 @@ import type { Neighbor } from '../model/use-neighbors';
 
 interface Props {
   from: string | null;
+  /** the article the reader comes back from: the list focuses its card */
+  returnTo?: string;
   previous?: Neighbor;
   next?: Neighbor;
   position?: { index: number; total: number };
 }
 
 /** Back to the list as it was (sort, filters, page) and the neighbors within it. */
-export function ReaderNav({ from, previous, next, position }: Props) {
+export function ReaderNav({ from, returnTo, previous, next, position }: Props) {
   const { t } = useI18n();
   return (
     <nav className="reader-nav" aria-label={t('articles.backToList')}>
-      <Link to={listHref(from)} className="back-link" data-testid="back-link">
+      <Link
+        to={listHref(from)}
+        state={returnTo ? { returnTo } : undefined}
+        className="back-link"
+        data-testid="back-link"
+      >
         <ArrowLeft size={16} aria-hidden="true" /> {from ? t('articles.backToList') : t('articles.back')}
       </Link>
       {position && (

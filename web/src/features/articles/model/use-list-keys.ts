@@ -11,6 +11,8 @@ interface Options {
   resetKey: string;
   onFavorite(a: Article): void;
   onRead(a: Article): void;
+  /** a guest pressed f or m: they are told to sign in */
+  onGuest(): void;
   /** j past the last card / k before the first: go to the next or previous page, if any */
   onPageEdge(direction: 1 | -1): boolean;
 }
@@ -23,9 +25,19 @@ function focusCard(i: number) {
 
 /**
  * j/k move a selection over the cards (the card's title link takes the focus, so it is visible and
- * Enter opens it), o opens the selection, f and m toggle its favorite and read state.
+ * Enter opens it), o opens the selection, f and m toggle its favorite and read state (a guest is
+ * told to sign in instead).
  */
-export function useListKeys({ items, hrefOf, signedIn, resetKey, onFavorite, onRead, onPageEdge }: Options) {
+export function useListKeys({
+  items,
+  hrefOf,
+  signedIn,
+  resetKey,
+  onFavorite,
+  onRead,
+  onGuest,
+  onPageEdge,
+}: Options) {
   const navigate = useNavigate();
   const [selected, setSelected] = useState(-1);
   const edge = useRef<1 | -1 | 0>(0);
@@ -71,11 +83,13 @@ export function useListKeys({ items, hrefOf, signedIn, resetKey, onFavorite, onR
     Enter: open,
     f: () => {
       const a = current();
-      if (signedIn && a) onFavorite(a);
+      if (!signedIn) onGuest();
+      else if (a) onFavorite(a);
     },
     m: () => {
       const a = current();
-      if (signedIn && a) onRead(a);
+      if (!signedIn) onGuest();
+      else if (a) onRead(a);
     },
   });
   return selected;

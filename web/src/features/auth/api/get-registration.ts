@@ -3,6 +3,8 @@ import { api } from '../../../lib/api-client';
 
 export interface Registration {
   registration: 'open' | 'closed';
+  /** "Forgot password" can e-mail a link (the server has SMTP) */
+  password_reset_by_email: boolean;
 }
 
 export const getRegistration = () => api<Registration>('/auth/registration');

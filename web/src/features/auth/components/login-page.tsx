@@ -1,3 +1,4 @@
+import '../auth.css';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
 import { useSessionActions } from '../../../lib/session';
@@ -14,7 +15,8 @@ export default function LoginPage() {
   const { login } = useSessionActions();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const signUpOpen = useRegistration().data?.registration !== 'closed';
+  const registration = useRegistration().data;
+  const signUpOpen = registration?.registration !== 'closed';
 
   return (
     <AuthForm
@@ -37,6 +39,14 @@ export default function LoginPage() {
         {t('auth.password')}
         <input name="password" type="password" autoComplete="current-password" required />
       </label>
+      {registration &&
+        (registration.password_reset_by_email ? (
+          <Link to="/forgot-password" className="small">
+            {t('auth.forgot.link')}
+          </Link>
+        ) : (
+          <p className="muted small">{t('auth.forgot.askAdmin')}</p>
+        ))}
     </AuthForm>
   );
 }

@@ -5,7 +5,7 @@ import { AuthForm } from './auth-form';
 import { useRegistration } from '../api/get-registration';
 
 export default function RegisterPage() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { register } = useSessionActions();
   const navigate = useNavigate();
   const registration = useRegistration();
@@ -31,6 +31,7 @@ export default function RegisterPage() {
           String(form.get('email')),
           String(form.get('password')),
           String(form.get('display_name') ?? '').trim() || undefined,
+          locale,
         );
         await navigate('/settings', { replace: true });
       }}

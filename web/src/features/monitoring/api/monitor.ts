@@ -1,4 +1,5 @@
 import { ApiError, api, buildQuery } from '../../../lib/api-client';
+import type { ApiResponse } from '../../../lib/api-types';
 import type {
   BatchResult,
   Datasource,
@@ -77,7 +78,14 @@ export interface ServiceStats {
   days: number;
   since: string;
   generated_at: string;
-  runs_per_day: { day: string; completed: number; failed: number; running: number }[];
+  runs_per_day: {
+    day: string;
+    completed: number;
+    completed_with_errors: number;
+    failed: number;
+    interrupted: number;
+    running: number;
+  }[];
   failures_per_stage: { stage: string; count: number }[];
   articles_per_source: { source: string; count: number }[];
   citation_coverage: { articles: number; with_citation: number; share: number | null };
@@ -90,7 +98,11 @@ export interface ServiceStats {
     last_error: string | null;
     last_article_at: string | null;
   }[];
+  /** model calls and tokens per UTC day and purpose, oldest first; days without calls are absent */
+  llm_usage_per_day: LlmUsageOfDay[];
 }
+
+export type LlmUsageOfDay = ApiResponse<'/admin/service-stats'>['llm_usage_per_day'][number];
 
 /** The Service tab: `GET /admin/service-stats?days=N`, from the service's own database. */
 export const getServiceStats = (days: number, signal?: AbortSignal) =>

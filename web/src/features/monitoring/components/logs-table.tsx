@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Copy } from 'lucide-react';
 import { nsToDate, toLogRows, type LogRow } from '../model/panel-data';
 import type { StreamResult } from '../model/types';
-import { Dialog } from './dialog';
-import { useMonT } from '../i18n/use-mon-t';
+import { Dialog } from '../../../lib/dialog';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 
 /** Log lines of one level; a row opens the raw entry. */
 export function LogsTable({ streams }: { streams: StreamResult[] }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const rows = toLogRows(streams);
   const [open, setOpen] = useState<LogRow | null>(null);
   if (!rows.length) return <p className="state state-empty">{t('mon.logs.empty')}</p>;
@@ -46,7 +47,7 @@ export function LogsTable({ streams }: { streams: StreamResult[] }) {
 }
 
 function LogDetail({ row, onClose }: { row: LogRow; onClose: () => void }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const [copied, setCopied] = useState(false);
   const raw = (() => {
     try {

@@ -6,7 +6,8 @@ import { postBatch } from '../api/monitor';
 import { queryWindow } from '../model/panel-data';
 import { errorOf, failed, settle } from '../model/use-dashboard';
 import type { PanelDef, PanelState, TimeRange } from '../model/types';
-import { useMonT } from '../i18n/use-mon-t';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 import { PanelCard } from './panel-card';
 
 const RANGE_SECONDS: Record<TimeRange, number> = {
@@ -23,7 +24,7 @@ const RANGE_SECONDS: Record<TimeRange, number> = {
  * last result, marked stale with its age; the page's refresh interval re-runs it.
  */
 export function MetricsExplore({ range, intervalSeconds }: { range: TimeRange; intervalSeconds: number }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [draft, setDraft] = useState(q);

@@ -3,8 +3,8 @@ import { AlertTriangle, Clock, PlugZap, RefreshCw } from 'lucide-react';
 import { age, readMatrix, readStreams, readTraces, statValue } from '../model/panel-data';
 import type { PanelDef, PanelError, PanelState } from '../model/types';
 import { storeOf } from '../model/types';
-import { useMonT, type MonT } from '../i18n/use-mon-t';
-import type { MonKey } from '../i18n/messages';
+import { useT } from '../../../lib/i18n';
+import { monMessages, type MonKey, type MonT } from '../i18n/messages';
 import { LogsTable } from './logs-table';
 import { TimeseriesChart } from './timeseries-chart';
 import { TracesTable } from './traces-table';
@@ -25,10 +25,10 @@ export const ageLabel = (t: MonT, at: number, now: number) => {
 
 /** A panel's title and unit in the page's language (the catalog's English title as fallback). */
 export function usePanelText(panel: PanelDef) {
-  const { tp } = useMonT();
+  const { tx } = useT(monMessages);
   return {
-    title: tp(`mon.panel.${panel.id}`, panel.title),
-    unit: panel.unit ? tp(`mon.unit.${panel.unit}`, panel.unit) : undefined,
+    title: tx(`mon.panel.${panel.id}`, panel.title),
+    unit: panel.unit ? tx(`mon.unit.${panel.unit}`, panel.unit) : undefined,
   };
 }
 
@@ -44,7 +44,7 @@ export function PanelCard({
   refreshing: boolean;
   onRefresh: () => void;
 }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const { title } = usePanelText(panel);
   const now = useNow(5000);
   const wide = panel.kind === 'logs' || panel.kind === 'traces';
@@ -99,7 +99,7 @@ const ERROR_KEYS = new Set([
 
 /** What went wrong, in the page's language, with the store's or server's own words and the data's age. */
 function ErrorNote({ panel, error, now }: { panel: PanelDef; error: PanelError; now: number }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const store = t(`mon.store.${storeOf(panel.datasource)}`);
   const head =
     error.code === 'no_result'
@@ -125,7 +125,7 @@ function ErrorNote({ panel, error, now }: { panel: PanelDef; error: PanelError; 
 }
 
 function PanelBody({ panel, state, now }: { panel: PanelDef; state: PanelState; now: number }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const { unit } = usePanelText(panel);
   switch (state.status) {
     case 'loading':

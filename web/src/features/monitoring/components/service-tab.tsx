@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/ui';
 import { getServiceStats, type ServiceStats } from '../api/monitor';
-import { useMonT } from '../i18n/use-mon-t';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 import { UChart } from './u-chart';
+import { Card } from './service-card';
+import { ModelUsage } from './model-usage';
 
 export const SERVICE_DAYS = [7, 30, 90] as const;
 const DAY = 86_400;
@@ -12,10 +15,10 @@ type Loaded =
 
 /**
  * The built-in Service tab: runs per day, failures per stage, articles per source, citation
- * coverage and the last run of each source, from GET /admin/service-stats (no monitoring store).
+ * coverage, the language model's calls and tokens and the last run of each source, from GET /admin/service-stats (no monitoring store).
  */
 export function ServiceTab({ days, intervalSeconds }: { days: number; intervalSeconds: number }) {
-  const { t } = useMonT();
+  const { t, tx } = useT(monMessages);
   const [state, setState] = useState<Loaded>({ status: 'loading' });
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -24,7 +27,7 @@ export function ServiceTab({ days, intervalSeconds }: { days: number; intervalSe
       (stats) => setState({ status: 'ok', stats }),
       (e: unknown) => {
         if ((e as Error).name !== 'AbortError')
-          setState({ status: 'error', message: e instanceof ApiError ? e.message : t('mon.loadFailed') });
+          setState({ status: 'error', message: errorMessage(e, t('mon.loadFailed')) });
       },
     );
     return () => ctrl.abort();
@@ -58,7 +61,10 @@ export function ServiceTab({ days, intervalSeconds }: { days: number; intervalSe
         title={t('mon.svc.failuresPerStage')}
         label={t('mon.svc.stage')}
         value={t('mon.svc.count')}
-        rows={s.failures_per_stage.map((f) => ({ name: f.stage, count: f.count }))}
+        rows={s.failures_per_stage.map((f) => ({
+          name: tx(`mon.stage.${f.stage}`, f.stage),
+          count: f.count,
+        }))}
         tone="error"
       />
       <BarList
@@ -68,48 +74,27 @@ export function ServiceTab({ days, intervalSeconds }: { days: number; intervalSe
         value={t('mon.svc.articles')}
         rows={s.articles_per_source.map((a) => ({ name: a.source, count: a.count }))}
       />
+      <ModelUsage stats={s} />
       <LastRuns stats={s} />
     </>
   );
 }
 
-function Card({
-  id,
-  title,
-  wide,
-  children,
-}: {
-  id: string;
-  title: string;
-  wide?: boolean;
-  children: React.ReactNode;
-}) {
-  return (
-    <section
-      className={`mon-panel${wide ? ' mon-panel-wide' : ' mon-panel-timeseries'}`}
-      aria-labelledby={`panel-${id}`}
-      data-panel={id}
-      data-state="ok"
-    >
-      <header className="mon-panel-head">
-        <h3 id={`panel-${id}`}>{title}</h3>
-      </header>
-      <div className="mon-panel-body">{children}</div>
-    </section>
-  );
-}
-
 function RunsPerDay({ stats }: { stats: ServiceStats }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const start = Date.parse(stats.since) / 1000;
   const { labels, data } = useMemo(() => {
     // one point per day, in the middle of its day; "running" only when a run is in progress
     const days = stats.runs_per_day;
     const xs = days.map((r) => Date.parse(`${r.day}T12:00:00Z`) / 1000);
+    // every final status is its own series: a run that completed with problems is not a clean one
     const cols: [string, number[]][] = [
       [t('mon.svc.completed'), days.map((r) => r.completed)],
+      [t('mon.svc.completedWithErrors'), days.map((r) => r.completed_with_errors)],
       [t('mon.svc.failed'), days.map((r) => r.failed)],
     ];
+    if (days.some((r) => r.interrupted > 0))
+      cols.push([t('mon.svc.interrupted'), days.map((r) => r.interrupted)]);
     if (days.some((r) => r.running > 0)) cols.push([t('mon.svc.running'), days.map((r) => r.running)]);
     return { labels: cols.map(([l]) => l), data: [xs, ...cols.map(([, c]) => c)] };
   }, [stats, t]);
@@ -128,7 +113,7 @@ function RunsPerDay({ stats }: { stats: ServiceStats }) {
 }
 
 function Coverage({ stats }: { stats: ServiceStats }) {
-  const { t, locale } = useMonT();
+  const { t, locale } = useT(monMessages);
   const c = stats.citation_coverage;
   return (
     <Card id="svc-coverage" title={t('mon.svc.citationCoverage')}>
@@ -165,7 +150,7 @@ function BarList({
   rows: { name: string; count: number }[];
   tone?: 'error';
 }) {
-  const { t, locale } = useMonT();
+  const { t, locale } = useT(monMessages);
   const max = Math.max(1, ...rows.map((r) => r.count));
   return (
     <Card id={id} title={title}>
@@ -180,7 +165,7 @@ function BarList({
           <tbody>
             {rows.map((r) => (
               <tr key={r.name} title={`${r.name}: ${r.count.toLocaleString(locale)}`}>
-                <th scope="row" className="mon-ellipsis">
+                <th scope="row" className="mon-bar-name">
                   {r.name}
                 </th>
                 <td>
@@ -206,7 +191,7 @@ function BarList({
 }
 
 function LastRuns({ stats }: { stats: ServiceStats }) {
-  const { t, locale } = useMonT();
+  const { t, locale } = useT(monMessages);
   const when = (v: string | null) => (v ? new Date(v).toLocaleString(locale) : t('mon.svc.never'));
   return (
     <Card id="svc-last-runs" title={t('mon.svc.lastRuns')} wide>

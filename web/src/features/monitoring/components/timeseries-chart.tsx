@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { toUplotData } from '../model/panel-data';
 import type { MatrixSeries } from '../model/types';
-import { useMonT } from '../i18n/use-mon-t';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 import { UChart } from './u-chart';
 
 /** A panel's series over the chosen range ([start, end] in unix seconds), with legend and tooltip. */
@@ -14,7 +15,7 @@ export function TimeseriesChart({
   unit?: string;
   window: [number, number];
 }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const { labels, data } = useMemo(() => toUplotData(series), [series]);
   return (
     <UChart

@@ -6,14 +6,15 @@ import { articlePipelines, nsToDate, traceEnvironment, type ArticleStages } from
 import type { TraceDetail, TraceSummary } from '../model/types';
 import { WaterfallDialog } from './waterfall-dialog';
 import { WorkflowDialog } from './workflow-dialog';
-import { useMonT } from '../i18n/use-mon-t';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 
 type Loaded =
   { status: 'loading' } | { status: 'error'; message: string } | { status: 'ok'; detail: TraceDetail };
 
 /** Scraper runs; a row expands to the run's per-article pipeline spans. */
 export function TracesTable({ traces }: { traces: TraceSummary[] }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const [details, setDetails] = useState<Record<string, Loaded>>({});
   const [waterfall, setWaterfall] = useState<string | null>(null);
@@ -135,7 +136,7 @@ function RunArticles({
   onWaterfall: () => void;
   onWorkflow: (a: ArticleStages) => void;
 }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   return (
     <div className="mon-run-articles">
       <button type="button" onClick={onWaterfall}>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useMonT } from '../i18n/use-mon-t';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 
 export interface UChartProps {
   labels: string[];
@@ -100,7 +101,7 @@ function tooltipPlugin(fmtTime: (s: number) => string, fmtValue: (v: number | nu
 export function UChart({ labels, data, xMin, xMax, unit, height = 180, points, ariaLabel }: UChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const dark = useColorScheme();
-  const { locale, t } = useMonT();
+  const { locale, t } = useT(monMessages);
   useEffect(() => {
     const el = box.current;
     if (!el) return;

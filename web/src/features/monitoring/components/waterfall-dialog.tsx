@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { attr, waterfallRows } from '../model/panel-data';
 import type { TraceDetail } from '../model/types';
-import { Dialog } from './dialog';
-import { useMonT } from '../i18n/use-mon-t';
+import { Dialog } from '../../../lib/dialog';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 
 const ROW = 24;
 const VISIBLE = 24;
@@ -20,7 +21,7 @@ export function WaterfallDialog({
   detail: TraceDetail;
   onClose: () => void;
 }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   const { rows, totalMs } = useMemo(() => waterfallRows(detail), [detail]);
   const [scrollTop, setScrollTop] = useState(0);
   const [selected, setSelected] = useState<number | null>(null);
@@ -31,7 +32,7 @@ export function WaterfallDialog({
     <Dialog
       title={t('mon.wf.title', { id: traceId.slice(0, 16), n: rows.length, ms: totalMs.toFixed(1) })}
       onClose={onClose}
-      wide
+      size="wide"
     >
       <div
         className="mon-waterfall"

@@ -1,11 +1,12 @@
 import { CheckCircle2, CircleDashed, XCircle } from 'lucide-react';
 import type { ArticleStages } from '../model/panel-data';
-import { Dialog } from './dialog';
-import { useMonT } from '../i18n/use-mon-t';
+import { Dialog } from '../../../lib/dialog';
+import { useT } from '../../../lib/i18n';
+import { monMessages } from '../i18n/messages';
 
 /** One article's pipeline as sequential stage cards. */
 export function WorkflowDialog({ article, onClose }: { article: ArticleStages; onClose: () => void }) {
-  const { t } = useMonT();
+  const { t } = useT(monMessages);
   return (
     <Dialog title={t('mon.workflow.title', { url: article.url })} onClose={onClose}>
       <ol className="mon-stages" data-testid="workflow">

@@ -33,6 +33,8 @@ export interface PanelCatalog {
   env: Environment;
   refresh_interval_seconds: number;
   panels: PanelDef[];
+  /** which stores the server has an address for */
+  stores?: Record<Store, boolean>;
 }
 
 export type BatchResult =

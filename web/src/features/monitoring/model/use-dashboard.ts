@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/ui';
 import { getPanelData, getPanels, postBatch } from '../api/monitor';
 import { FormatError, queryWindow, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
 import {
@@ -63,7 +64,11 @@ export const errorOf = (e: unknown): PanelError =>
     ? { code: e.status === 429 ? 'rate_limited' : e.code, message: e.message }
     : { code: 'load_failed' };
 
-export type StoreStatus = Partial<Record<Store, 'missing' | 'ok'>>;
+/**
+ * A store's state, the same on every tab: `missing` (no address on the server, or it answered 503),
+ * `configured` (an address, not queried yet), `ok` (it answered).
+ */
+export type StoreStatus = Partial<Record<Store, 'missing' | 'configured' | 'ok'>>;
 
 export interface Dashboard {
   catalog: PanelCatalog | null;
@@ -109,9 +114,22 @@ export function useDashboard(
       (c) => {
         catalogAt.current = Date.now();
         setCatalog(c);
+        // what the server says of each store holds for every tab, before any of them is queried
+        if (c.stores) {
+          const told = c.stores;
+          setStores((s) => {
+            const next = { ...s };
+            for (const store of ['logs', 'traces', 'metrics'] as const) {
+              if (!told[store]) next[store] = 'missing';
+              else if (next[store] !== 'ok') next[store] = 'configured';
+            }
+            return next;
+          });
+        }
       },
       (e: unknown) => {
-        if ((e as Error).name !== 'AbortError') setCatalogError(e instanceof ApiError ? e.message : '');
+        if ((e as Error).name !== 'AbortError')
+          setCatalogError(e instanceof ApiError ? errorMessage(e, '') : '');
       },
     );
     return () => ctrl.abort();

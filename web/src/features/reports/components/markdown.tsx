@@ -5,7 +5,17 @@ import type { ReactNode } from 'react';
  * http(s) links, and `[N]` citations as links to the N-th source. It builds React elements, never
  * HTML strings, so model output cannot inject markup.
  */
-export function Markdown({ text, sourceCount }: { text: string; sourceCount: number }) {
+export function Markdown({
+  text,
+  sourceCount,
+  quotes,
+}: {
+  text: string;
+  sourceCount: number;
+  /** the passage of source N that supports its citation, shown on hover and focus of [N] */
+  quotes?: Map<number, string>;
+}) {
+  const cite = { sourceCount, quotes };
   const blocks = text.replace(/\r\n/g, '\n').split(/\n{2,}/);
   return (
     <div className="markdown">
@@ -16,16 +26,16 @@ export function Markdown({ text, sourceCount }: { text: string; sourceCount: num
         if (heading && lines.length === 1) {
           const level = Math.min(heading[1]!.length + 2, 6);
           const Tag = `h${level}` as 'h3';
-          return <Tag key={i}>{inline(heading[2]!, sourceCount)}</Tag>;
+          return <Tag key={i}>{inline(heading[2]!, cite)}</Tag>;
         }
         if (lines.every((l) => /^\s*([-*]|\d+\.)\s+/.test(l))) {
           const ordered = /^\s*\d+\./.test(lines[0]!);
           const items = lines.map((l, j) => (
-            <li key={j}>{inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ''), sourceCount)}</li>
+            <li key={j}>{inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ''), cite)}</li>
           ));
           return ordered ? <ol key={i}>{items}</ol> : <ul key={i}>{items}</ul>;
         }
-        return <p key={i}>{inline(lines.join(' '), sourceCount)}</p>;
+        return <p key={i}>{inline(lines.join(' '), cite)}</p>;
       })}
     </div>
   );
@@ -33,7 +43,10 @@ export function Markdown({ text, sourceCount }: { text: string; sourceCount: num
 
 const TOKEN = /(\[(\d+)\](?!\()|\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
 
-function inline(text: string, sourceCount: number): ReactNode[] {
+function inline(
+  text: string,
+  { sourceCount, quotes }: { sourceCount: number; quotes?: Map<number, string> },
+): ReactNode[] {
   const out: ReactNode[] = [];
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {
@@ -43,7 +56,14 @@ function inline(text: string, sourceCount: number): ReactNode[] {
       const n = Number(m[2]);
       out.push(
         n >= 1 && n <= sourceCount ? (
-          <a key={key} href={`#source-${n}`} className="citation" data-citation={n}>
+          <a
+            key={key}
+            href={`#source-${n}`}
+            className="citation"
+            data-citation={n}
+            data-quote={quotes?.get(n)}
+            aria-label={quotes?.get(n) ? `[${n}]: “${quotes.get(n)}”` : undefined}
+          >
             [{n}]
           </a>
         ) : (

@@ -61,7 +61,7 @@ export default function ReportsPage() {
           ) : topics.data && topics.data.length === 0 ? (
             <Empty>{t('reports.noTopics')}</Empty>
           ) : (
-            <NoReport />
+            <NoReport topicId={topicId} />
           )}
         </div>
         <aside aria-labelledby="archive-title" className="archive">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { LOCALES, useI18n } from '../../../lib/i18n';
+import { LOCALES, useI18n, useT } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/api-client';
 import { ErrorState, Loading, errorMessage } from '../../../lib/ui';
 import {
@@ -7,7 +7,7 @@ import {
   useSaveNotificationSettings,
   type NotificationSettingsView,
 } from '../api/settings';
-import { useSettingsText } from '../messages';
+import { settingsMessages } from '../messages';
 
 export function NotificationForm() {
   const { t } = useI18n();
@@ -28,13 +28,13 @@ export function NotificationForm() {
 
 function Form({ initial }: { initial: NotificationSettingsView }) {
   const { t } = useI18n();
-  const text = useSettingsText();
+  const text = useT(settingsMessages);
   const save = useSaveNotificationSettings();
   const [messengerOn, setMessengerOn] = useState(initial.messenger_enabled);
   const { email: canEmail, telegram: canTelegram } = initial.delivery;
   const chatIdError =
     save.error instanceof ApiError && save.error.code === 'messenger_chat_id_invalid'
-      ? text.chatIdInvalid
+      ? text.t('chatIdInvalid')
       : null;
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -47,11 +47,12 @@ function Form({ initial }: { initial: NotificationSettingsView }) {
       messenger_enabled: f.get('messenger_enabled') === 'on',
       messenger_chat_id: chat || null,
       locale: f.get('locale') === 'zh-TW' ? 'zh-TW' : 'en',
+      reader_summary_block: f.get('reader_summary_block') === 'on',
     });
   };
 
   return (
-    <form className="form" onSubmit={submit}>
+    <form className="form" onSubmit={submit} data-testid="notification-form">
       <label className="checkbox">
         <input
           type="checkbox"
@@ -64,7 +65,7 @@ function Form({ initial }: { initial: NotificationSettingsView }) {
       </label>
       {!canEmail && (
         <p id="email-unavailable" className="hint muted" data-testid="email-unavailable">
-          {text.emailUnavailable}
+          {text.t('emailUnavailable')}
         </p>
       )}
       <label className="checkbox">
@@ -79,7 +80,7 @@ function Form({ initial }: { initial: NotificationSettingsView }) {
       </label>
       {!canTelegram && (
         <p id="telegram-unavailable" className="hint muted" data-testid="telegram-unavailable">
-          {text.telegramUnavailable}
+          {text.t('telegramUnavailable')}
         </p>
       )}
       <label>
@@ -94,7 +95,19 @@ function Form({ initial }: { initial: NotificationSettingsView }) {
         />
       </label>
       <p id="chat-id-help" className="hint muted">
-        {text.chatIdHelp}
+        {text.t('chatIdHelp')}
+      </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="reader_summary_block"
+          defaultChecked={initial.reader_summary_block}
+          aria-describedby="reader-summary-block-help"
+        />
+        {text.t('readerSummaryBlock')}
+      </label>
+      <p id="reader-summary-block-help" className="hint muted">
+        {text.t('readerSummaryBlockHint')}
       </p>
       <label>
         {t('settings.locale')}

@@ -3,6 +3,9 @@ import { useTopics } from '../../../lib/topics';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useSubscriptions, useToggleSubscription } from '../api/settings';
 import { NotificationForm } from './notification-form';
+import { AccountCard } from './account-card';
+import { TokensCard } from './tokens-card';
+import '../account.css';
 
 export default function SettingsPage() {
   const { t } = useI18n();
@@ -11,6 +14,8 @@ export default function SettingsPage() {
       <h1>{t('settings.title')}</h1>
       <Subscriptions />
       <NotificationForm />
+      <AccountCard />
+      <TokensCard />
     </section>
   );
 }

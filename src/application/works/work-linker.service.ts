@@ -1,0 +1,176 @@
+import { resolveIdentifiers } from '../../domain/metrics.js';
+import {
+  arxivEntryLinks,
+  bandKeys,
+  bestVersion,
+  COPY_WINDOW_MS,
+  fingerprint,
+  isCopy,
+  ownIdentifiers,
+  references,
+  versionRole,
+  type IdentifierKey,
+} from '../../domain/works.js';
+import { canonicalizeUrl } from '../pipeline/dedup.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import type { LinkArticle, WorkDecision, WorkLinkStore, WorkMember } from './works.ports.js';
+
+/** Articles linked in one locked batch at most; a longer list is worked off batch by batch. */
+export const LINK_BATCH = 100;
+/** Copy candidates compared per article at most (a bucket shared by many boilerplate texts). */
+const MAX_COPY_CANDIDATES = 200;
+/** Articles of a work read at most when merging (a work of more is left as it is and logged). */
+const MAX_WORK_SIZE = 500;
+
+export interface LinkSummary {
+  articles: number;
+  /** works that gained members */
+  merged: number;
+  /** articles found to be coverage of another work */
+  coverage: number;
+}
+
+const isIdentifier = (k: string): k is IdentifierKey => k.startsWith('doi:') || k.startsWith('arxiv:');
+const pairKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+/**
+ * Groups articles into works (docs/decisions/0125-works.md): versions of one paper by identifiers
+ * the citation APIs gave (links), copies of one story by near-identical texts within
+ * COPY_WINDOW_MS, never by titles; an admin's split or merge always wins. Records what each
+ * article references, and counts each touched work's coverage again. Idempotent: linking an
+ * article twice changes nothing the second time.
+ */
+export class WorkLinker {
+  constructor(
+    private readonly store: WorkLinkStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async linkArticles(ids: readonly string[]): Promise<LinkSummary> {
+    const unique = [...new Set(ids)];
+    const summary: LinkSummary = { articles: 0, merged: 0, coverage: 0 };
+    for (let from = 0; from < unique.length; from += LINK_BATCH) {
+      const batch = unique.slice(from, from + LINK_BATCH);
+      await this.store.locked(async (s) => {
+        const touched = new Set<string>();
+        for (const a of await s.articles(batch)) {
+          summary.articles++;
+          await this.linkOne(s, a, touched, summary);
+        }
+        await s.refreshCoverage([...touched]);
+      });
+    }
+    return summary;
+  }
+
+  /** Links, for new answers of the citation APIs: stores them and links the articles they name again. */
+  async recordLinks(links: Parameters<WorkLinkStore['saveLinks']>[0]): Promise<string[]> {
+    if (!links.length) return [];
+    await this.store.saveLinks(links);
+    return this.store.articleIdsByIdentifiers([...new Set(links.flatMap((l) => [l.from, l.to]))]);
+  }
+
+  /** Articles stored in the last day and never linked: for the tick that links what arrived. */
+  unlinked(limit: number): Promise<string[]> {
+    return this.store.unlinked(new Date(this.clock.now().getTime() - 24 * 60 * 60 * 1000), limit);
+  }
+
+  private async linkOne(s: WorkLinkStore, a: LinkArticle, touched: Set<string>, summary: LinkSummary) {
+    const ids = resolveIdentifiers(a);
+    const own = ownIdentifiers(ids);
+    const fromFeed = arxivEntryLinks(ids.arxivId, a.metadata);
+    if (fromFeed.length) await s.saveLinks(fromFeed);
+
+    // versions: articles carrying one of its identifiers or one an API linked to them
+    const keys = new Set<IdentifierKey>(own);
+    if (own.length) for (const l of await s.linksOf(own)) keys.add(l.from).add(l.to);
+    const neighbours: WorkMember[] = keys.size ? await s.byIdentifiers([...keys]) : [];
+
+    // copies: only between articles without paper identifiers (those decide for papers)
+    const fp = a.text ? fingerprint(a.text) : null;
+    const bands = fp ? bandKeys(fp.signature) : [];
+    await s.saveFingerprint(a.id, a.at, fp, bands);
+    if (fp && !own.length) {
+      const from = new Date(a.at.getTime() - COPY_WINDOW_MS);
+      const to = new Date(a.at.getTime() + COPY_WINDOW_MS);
+      for (const c of await s.copyCandidates(a.id, bands, from, to, MAX_COPY_CANDIDATES))
+        if (!ownIdentifiers(c).length && isCopy(fp, c.fingerprint)) neighbours.push(c);
+    }
+
+    const workId = await this.merge(s, a, neighbours, summary);
+    touched.add(workId);
+
+    // coverage: what its text links to or names, outside its own work
+    const refs = references(a.text, a.html);
+    const ownKeys = new Set<string>([...own, `url:${a.canonicalUrl}`]);
+    const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
+      (k) => !ownKeys.has(k),
+    );
+    await s.saveReferences(a.id, refKeys);
+    if (refKeys.length) {
+      const covered = [
+        ...(await s.byIdentifiers(refKeys.filter(isIdentifier))),
+        ...(await s.byCanonicalUrls(refKeys.filter((k) => k.startsWith('url:')).map((k) => k.slice(4)))),
+      ].filter((m) => m.workId !== workId);
+      if (covered.length) summary.coverage++;
+      for (const m of covered) touched.add(m.workId);
+    }
+  }
+
+  /**
+   * The article's work joined with its neighbours' works, unless an admin kept some of their
+   * articles apart; works an admin merged with it are joined too. Answers the article's work id.
+   */
+  private async merge(
+    s: WorkLinkStore,
+    a: LinkArticle,
+    neighbours: WorkMember[],
+    summary: LinkSummary,
+  ): Promise<string> {
+    const group = new Map((await s.members([a.workId])).map((m) => [m.id, m]));
+    if (!group.has(a.id))
+      group.set(a.id, { id: a.id, workId: a.workId, doi: a.doi, arxivId: a.arxivId, at: a.at });
+    const decisions = await s.decisions([...group.keys(), ...neighbours.map((n) => n.id)]);
+    const apart = new Set(decisions.filter((d) => d.kind === 'apart').map((d) => pairKey(d.a, d.b)));
+    const together = decisions.filter((d: WorkDecision) => d.kind === 'together');
+
+    const pending = [...new Set(neighbours.map((n) => n.workId))].filter((w) => w !== a.workId);
+    const partnerIds = together.flatMap((d) => (group.has(d.a) ? [d.b] : group.has(d.b) ? [d.a] : []));
+    for (const m of partnerIds.length ? await s.byIds(partnerIds) : []) pending.push(m.workId);
+
+    const joined: string[] = [];
+    for (const w of [...new Set(pending)]) {
+      if (w === a.workId || joined.includes(w)) continue;
+      const members = await s.members([w]);
+      if (group.size + members.length > MAX_WORK_SIZE) {
+        this.logger.warn({ event: 'works.too_large', article_id: a.id, work_id: w });
+        continue;
+      }
+      const forced = members.some((m) => partnerIds.includes(m.id));
+      const blocked = members.some((m) => [...group.keys()].some((g) => apart.has(pairKey(g, m.id))));
+      if (blocked && !forced) continue;
+      for (const m of members) group.set(m.id, m);
+      joined.push(w);
+    }
+
+    const members = [...group.values()];
+    const head = bestVersion(members.map((m) => ({ id: m.id, role: versionRole(m), at: m.at })))!;
+    if (!joined.length) return a.workId;
+    summary.merged++;
+    const all = [a.workId, ...joined];
+    // keep a stored work's id (the one of most members); a work of one article has its article's id
+    const stored = all.filter((w) => !group.has(w));
+    const count = (w: string) => members.filter((m) => m.workId === w).length;
+    const keep = stored.sort((x, y) => count(y) - count(x))[0] ?? null;
+    const [id] = await s.assign([
+      {
+        workId: keep,
+        memberIds: members.map((m) => m.id),
+        headId: head.id,
+        retiredIds: stored.filter((w) => w !== keep),
+      },
+    ]);
+    return id!;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Every `error.code` the service answers with, in one list. `AppError`, the error handler and the
+ * web role only take codes from it (the compiler refuses any other), and a test checks that the
+ * web app has a message for each one in every language (test/web/locale-completeness.test.ts):
+ * a new code is added here, then in web/src/lib/messages-errors.ts in en and zh-TW.
+ */
+export const ERROR_CODES = [
+  // any route
+  'validation_error',
+  'bad_request',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+  'not_configured',
+  'conflict',
+  'invalid',
+  // sign-in and accounts
+  'unauthorized',
+  'invalid_token',
+  'forbidden',
+  'invalid_credentials',
+  'sign_in_delayed',
+  'weak_password',
+  'email_taken',
+  'registration_closed',
+  'unknown_user',
+  'account_disabled',
+  'wrong_password',
+  'last_admin',
+  'reset_link_invalid',
+  'mail_not_configured',
+  // personal access tokens
+  'token_read_only',
+  'session_required',
+  'token_name_taken',
+  'token_limit_reached',
+  'token_not_found',
+  // the web role's forwarder
+  'bad_gateway',
+  'bad_path',
+  'cross_origin',
+  // catalog: topics, sources, providers, OPML
+  'topic_exists',
+  'topic_not_found',
+  'invalid_topic_id',
+  'source_exists',
+  'source_not_a_feed',
+  'invalid_url',
+  'invalid_name',
+  'invalid_fetch_interval',
+  'provider_not_found',
+  'catalog_changed',
+  'opml_empty',
+  'opml_invalid',
+  'opml_malformed',
+  'opml_too_deep',
+  'opml_too_many_outlines',
+  'opml_control_characters',
+  'opml_entities_refused',
+  // articles and reading
+  'article_not_found',
+  'search_too_broad',
+  'relevance_without_q',
+  'invalid_undo_token',
+  'media_not_found',
+  // works
+  'work_not_found',
+  'work_split_invalid',
+  'work_merge_invalid',
+  // tags
+  'invalid_color',
+  'icon_not_allowed',
+  'tag_group_name_taken',
+  'tag_name_taken',
+  'tag_not_found',
+  'tag_group_not_found',
+  'same_group',
+  'topic_mismatch',
+  'merge_into_itself',
+  'suggestion_not_found',
+  'suggestion_resolved',
+  'suggestion_stale',
+  'embedding_http_error',
+  'embedding_unreachable',
+  'embedding_invalid_response',
+  // jobs and runs
+  'job_running',
+  'run_in_progress',
+  'run_not_found',
+  'invalid_kind',
+  'invalid_status',
+  // reports and notifications
+  'multimodal_provider_missing',
+  'invalid_week_start',
+  'report_not_found',
+  'messenger_chat_id_required',
+  'messenger_chat_id_invalid',
+  // asking the corpus
+  'question_empty',
+  'question_too_long',
+  'invalid_since',
+  'invalid_language',
+  'answer_failed',
+  // monitoring
+  'invalid_trace_id',
+  'trace_not_found',
+  'batch_too_large',
+  'invalid_days',
+  'upstream_error',
+  'upstream_timeout',
+  'upstream_format',
+  'bad_query',
+  // webhooks
+  'webhook_not_found',
+  'webhook_url_refused',
+  'webhook_delivery_not_found',
+  'webhook_delivery_pending',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
