@@ -35,6 +35,8 @@ const PUBLIC: [string, RegExp][] = [
   // the reader (issue 17): similar articles and the Atom feeds out are public
   ['GET', /^\/articles\/\{[^}]+\}\/similar$/],
   ['GET', /^\/feeds\/(topics|reports)\/\{[^}]+\}\.atom$/],
+  // a work and its versions (issue 28): public like the articles it groups
+  ['GET', /^\/works\/\{[^}]+\}$/],
 ];
 
 /** sign-out, the password and the access tokens themselves: with the account's session only */
