@@ -16,6 +16,7 @@ import { callBackend, relay, type ForwardOptions } from './forward.js';
 import { SESSION_COOKIE, readCookie } from './session-cookie.js';
 import { sessionRoutes } from './session.routes.js';
 import { mcpForwarding } from './mcp-forward.js';
+import { TOKEN_PREFIX } from '../domain/tokens.js';
 import { DebugRequestLog } from '../http/plugins/request-log.js';
 
 export interface WebServerOptions extends ForwardOptions {
@@ -122,6 +123,10 @@ export async function buildWebServer(logger: Pino, opts: WebServerOptions): Prom
         method: req.method,
         pathAndQuery: backendPrefix + normalized.path + query,
         token,
+        // a script's personal access token gets through at the site's one public address; the
+        // session cookie wins when both come, and no other bearer (a session token a page got
+        // hold of) is carried: the browser's session lives in its cookie only
+        authorization: token ? undefined : personalToken(req.headers.authorization),
         body: req.body as Buffer | undefined,
       });
     };
@@ -262,4 +267,9 @@ function sameOrigin(req: FastifyRequest): boolean {
   } catch {
     return false;
   }
+}
+
+/** The Authorization header when it carries a personal access token (`Bearer ais_pat_…`), else none. */
+function personalToken(header: string | undefined): string | undefined {
+  return header?.startsWith(`Bearer ${TOKEN_PREFIX}`) ? header : undefined;
 }

@@ -243,4 +243,38 @@ describe('POST /ask', () => {
       llm.chat = passageModel();
     }
   });
+
+  it("records the model's tokens of an answer under ask on the Service tab's usage", async () => {
+    const admin = await t.login('admin');
+    const usage = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/admin/service-stats', headers: admin.headers });
+      expect(res.statusCode).toBe(200);
+      const days = res.json<{
+        llm_usage_per_day: {
+          purpose: string;
+          calls: number;
+          prompt_tokens: number;
+          completion_tokens: number;
+        }[];
+      }>().llm_usage_per_day;
+      return days.filter((d) => d.purpose === 'ask');
+    };
+    const sum = (rows: { calls: number; prompt_tokens: number }[]) =>
+      rows.reduce((a, r) => ({ calls: a.calls + r.calls, prompt: a.prompt + r.prompt_tokens }), {
+        calls: 0,
+        prompt: 0,
+      });
+    // what earlier tests' calls left in memory is written within a second: count from after that
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = sum(await usage());
+    const res = await ask(t.app, user.headers, {
+      question: 'Who is the chief executive of the Tax Justice Network?',
+    });
+    expect(res.status).toBe(200);
+    // the recorder writes once a second: wait for the answer's calls (writing, then judging) to show
+    await expect
+      .poll(async () => sum(await usage()).calls, { timeout: 10_000 })
+      .toBeGreaterThan(before.calls);
+    expect(sum(await usage()).prompt).toBeGreaterThan(before.prompt);
+  });
 });

@@ -96,6 +96,21 @@ describe('web role: /api/proxy hygiene (against a recording peer)', () => {
     expect(last().headers.cookie).toBeUndefined();
   });
 
+  it('carries a personal access token when no session comes, and the session over it when both do', async () => {
+    await web.inject({
+      method: 'GET',
+      url: '/api/proxy/topics',
+      headers: { authorization: 'Bearer ais_pat_abc_def' },
+    });
+    expect(last().headers.authorization).toBe('Bearer ais_pat_abc_def');
+    await web.inject({
+      method: 'GET',
+      url: '/api/proxy/topics',
+      headers: { cookie: 'ai_session=tok123', authorization: 'Bearer ais_pat_abc_def' },
+    });
+    expect(last().headers.authorization).toBe('Bearer tok123');
+  });
+
   it("sets X-Forwarded-For to the browser's address, ignoring what an untrusted client claims", async () => {
     await web.inject({
       method: 'GET',
