@@ -14,6 +14,7 @@ import * as schema from './schema/index.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { checkDataDir, explainDataDirFailure } from './data-dir.js';
 import { withStorableParams } from './storable-params.js';
+import { yieldBetweenStatements } from './pglite-turns.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -106,6 +107,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     unlock();
     throw onDisk ? explainDataDirFailure(dir, err) : err;
   }
+  yieldBetweenStatements(client);
   try {
     const db = withStorableParams(drizzlePglite(client, { schema }) as unknown as Db);
     if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
