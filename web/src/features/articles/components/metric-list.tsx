@@ -35,7 +35,9 @@ export function MetricList({
             <MetricIcon name={d.icon_name} />
             <span className="visually-hidden">{label}: </span>
             {value}
-            {d.unit && d.unit !== 'count' ? ` ${tx(`units.${d.unit}`, d.unit)}` : ''}
+            {d.unit && d.unit !== 'count'
+              ? ` ${tx(`units.${d.unit}`, d.unit, { count: metrics[d.metric_key]! })}`
+              : ''}
           </li>
         );
       })}
