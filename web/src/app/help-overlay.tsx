@@ -1,9 +1,9 @@
 import { Fragment } from 'react';
 import { Dialog } from '../lib/dialog';
 import { useI18n } from '../lib/i18n';
-import type { MessageKey } from '../lib/messages';
+import type { MessageName } from '../lib/messages';
 
-const SHORTCUTS: { keys: string[][]; label: MessageKey }[] = [
+const SHORTCUTS: { keys: string[][]; label: MessageName }[] = [
   { keys: [['j']], label: 'keys.next' },
   { keys: [['k']], label: 'keys.previous' },
   { keys: [['o'], ['Enter']], label: 'keys.open' },

@@ -3,7 +3,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Keyboard, Menu, Newspaper, X } from 'lucide-react';
 import { LOCALES, useI18n, type Locale } from '../lib/i18n';
 import { useSession, useSessionActions } from '../lib/session';
-import type { MessageKey } from '../lib/messages';
+import type { MessageName } from '../lib/messages';
 import { useHotkeys } from '../lib/keyboard';
 import { listHref } from '../features/articles/model/list-state';
 import { HelpOverlay } from './help-overlay';
@@ -11,7 +11,7 @@ import { TopicNav } from './topic-nav';
 import { useRegistration } from '../features/auth/api/get-registration';
 import './reader.css';
 
-const ADMIN_LINKS: { to: string; label: MessageKey }[] = [
+const ADMIN_LINKS: { to: string; label: MessageName }[] = [
   { to: '/admin/metrics', label: 'nav.admin.metrics' },
   { to: '/admin/tags', label: 'nav.admin.tags' },
   { to: '/admin/catalog', label: 'nav.admin.catalog' },

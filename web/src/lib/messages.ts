@@ -1,4 +1,4 @@
-import { defineMessages } from './i18n-core';
+import { defineMessages, type Key } from './i18n-core';
 import { errorsEn, errorsZhTW } from './messages-errors';
 import { readerEn, readerZhTW } from './messages-reader';
 import { accountsEn, accountsZhTW } from './messages-accounts';
@@ -188,7 +188,10 @@ const en = {
   'admin.jobs.noValue': 'no value',
 } as const;
 
+/** every key of the app namespace, plural variants (`…_one`, `…_other`) included */
 export type MessageKey = keyof typeof en;
+/** what a caller names: a plain key or a plural family, never one of its variants */
+export type MessageName = Key<MessageKey>;
 
 const zhTW = {
   ...readerZhTW,

@@ -12,10 +12,10 @@ import {
 import type { LucideIcon } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
 import { MetricIcon } from '../../../lib/metric-icon';
-import type { MessageKey } from '../../../lib/messages';
+import type { MessageName } from '../../../lib/messages';
 import type { MetricDefinition } from '../api/metric-definitions';
 
-export const BUILTIN_SORTS: { key: string; label: MessageKey; icon: LucideIcon }[] = [
+export const BUILTIN_SORTS: { key: string; label: MessageName; icon: LucideIcon }[] = [
   { key: 'scraped_at', label: 'sort.scraped_at', icon: Clock },
   { key: 'published_at', label: 'sort.published_at', icon: CalendarDays },
   { key: 'source', label: 'sort.source', icon: Globe },
