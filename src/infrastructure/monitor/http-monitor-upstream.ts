@@ -80,7 +80,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         this.status.push({ datasource: ds, configured: false, why: auth.why });
         continue;
       }
-      const base = URL.canParse(c.url!) ? new URL(c.url!) : null;
+      const base = URL.canParse(auth.url) ? new URL(auth.url) : null;
       if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
         this.status.push({
           datasource: ds,
@@ -90,7 +90,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         continue;
       }
       this.ready.set(ds, { base, auth: auth.authorization });
-      this.status.push({ datasource: ds, configured: true, url: displayUrl(c.url!), how: auth.how });
+      this.status.push({ datasource: ds, configured: true, url: displayUrl(auth.url), how: auth.how });
       // a dashboard tab holds up to ~16 panels: one batch must not queue behind itself
       this.limiters.set(ds, new Limiter(opts.concurrency ?? 16));
     }
