@@ -172,7 +172,7 @@ export async function startRig(
       const run = await container.services.scraper.runNow('bench');
       const seconds = (performance.now() - started) / 1000;
       // the spans still held are exported now, inside the measured CPU time: they are this run's
-      await container.services.flushTelemetry?.();
+      await container.telemetry.flush();
       const used = process.cpuUsage(cpu);
       return {
         id: run.id,
