@@ -17,10 +17,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { BenchContext, Scenario } from '../types.js';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/composition/container.js';
-import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
-import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
+import {
+  loadConfig,
+  createContainer,
+  openDatabase,
+  type Database,
+  ScryptHasher,
+} from '../../src/composition/bench-entry.js';
 import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
 
 /**
