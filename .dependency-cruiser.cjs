@@ -39,13 +39,17 @@ module.exports = {
       to: { path: '^src/(http|jobs|composition|main)' },
     },
     {
-      name: 'bench-uses-public-surfaces',
+      name: 'bench-uses-one-entry',
       comment:
-        'benches build what they need through the composition root, the HTTP API, the public schema and ' +
-        'their own support modules (bench/support), never through test helpers or the repositories',
+        'benches import the service only through src/composition/bench-entry.ts, and of test/ only the ' +
+        'protocol peers (test/peers): never test helpers, repositories or any other module of src ' +
+        '(docs/decisions/0113-bench-one-entry.md)',
       severity: 'error',
-      from: { path: '^bench' },
-      to: { path: '^(test/helpers|src/infrastructure/db/repositories)' },
+      from: { path: '^bench/' },
+      to: {
+        path: '^(src|test)/',
+        pathNot: '^(src/composition/bench-entry\\.ts|test/peers/)',
+      },
     },
     {
       name: 'no-circular',

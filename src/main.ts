@@ -37,7 +37,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     // the CLI beside this service on the embedded database comes in through this channel
     const channel = localAdminChannel(container.database.kind, config.dataDir);
     const app = await buildApp(container.services, logger, {
-      ...httpOptionsOf(config, container.services),
+      ...httpOptionsOf(config, container.telemetry),
       localAdminSecret: channel?.secret,
     });
     apiUrl = await app.listen({ host: config.api.host, port: config.api.port });

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/composition/container.js';
-import { buildApp } from '../../src/http/app.js';
-import type { Database } from '../../src/infrastructure/db/client.js';
-import type { KeyValueCache } from '../../src/application/shared/ports.js';
+import {
+  loadConfig,
+  createContainer,
+  type Container,
+  buildApp,
+  type Database,
+  type KeyValueCache,
+} from '../../src/composition/bench-entry.js';
 
 export interface BenchApp {
   app: FastifyInstance;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
-import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { openDatabase, type Database, seedDatabase } from '../../src/composition/bench-entry.js';
 import { createScratchDatabase } from '../support/scratch-database.js';
 
 export interface BenchDatabase {

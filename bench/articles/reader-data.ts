@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../src/infrastructure/db/client.js';
+import type { Database } from '../../src/composition/bench-entry.js';
 
 /**
  * Searchable text for the reader benches: titles, summaries and a content start drawn from a

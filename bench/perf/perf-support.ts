@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/composition/container.js';
-import { buildApp } from '../../src/http/app.js';
-import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
-import { seedDatabase } from '../../src/infrastructure/db/seed.js';
-import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
+import {
+  loadConfig,
+  createContainer,
+  type Container,
+  buildApp,
+  openDatabase,
+  type Database,
+  seedDatabase,
+  MemoryCache,
+} from '../../src/composition/bench-entry.js';
 
 export interface ScratchDatabase {
   database: Database;

@@ -10,10 +10,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
-import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
-import { rowsOf } from '../../src/infrastructure/db/client.js';
-import type { SortOrder } from '../../src/domain/articles.js';
+import { MemoryCache, RedisCache, rowsOf, type SortOrder } from '../../src/composition/bench-entry.js';
 import {
   createBenchDatabase,
   generateArticles,

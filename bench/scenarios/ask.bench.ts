@@ -27,8 +27,7 @@ import {
 } from '../perf/perf-support.js';
 import { generateArticles, makeTopics } from '../articles/bench-db.js';
 import { evalQuestions, loadEvalCorpus, type EvalQuestion } from '../support/ask-corpus.js';
-import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
-import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { openDatabase, type Database, seedDatabase } from '../../src/composition/bench-entry.js';
 import { OpenAiPeer } from '../../test/peers/openai-peer.js';
 import { passageModel } from '../../test/peers/ask-model.js';
 

@@ -4,11 +4,13 @@
  */
 import { pino } from 'pino';
 import type { Scenario } from '../types.js';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/composition/container.js';
-import { buildApp } from '../../src/http/app.js';
-import { openDatabase } from '../../src/infrastructure/db/client.js';
-import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
+import {
+  loadConfig,
+  createContainer,
+  buildApp,
+  openDatabase,
+  ScryptHasher,
+} from '../../src/composition/bench-entry.js';
 import { MonitorStorePeer, monitorEnv } from '../../test/peers/monitor-peers.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -7,9 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
-import { htmlToText } from '../../src/application/pipeline/text-extract.js';
-import { decodeBody } from '../../src/infrastructure/feeds/charset.js';
-import { parseFeed } from '../../src/infrastructure/feeds/feed-parser.js';
+import { htmlToText, decodeBody, parseFeed } from '../../src/composition/bench-entry.js';
 import type { Scenario } from '../types.js';
 
 const dir = new URL('../../test/fixtures/feeds/', import.meta.url);

@@ -9,7 +9,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Scenario } from '../types.js';
-import { articles } from '../../src/infrastructure/db/schema/index.js';
+import { articles } from '../../src/composition/bench-entry.js';
 import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
 import { startLlmPeer, startRig } from './pipeline.bench.js';
 

@@ -13,11 +13,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/composition/container.js';
-import { rowsOf, type Db } from '../../src/infrastructure/db/client.js';
-import { articles, scraperRuns } from '../../src/infrastructure/db/schema/index.js';
-import { ARTICLE_QUEUE } from '../../src/application/pipeline/article-jobs.js';
+import {
+  loadConfig,
+  createContainer,
+  rowsOf,
+  type Db,
+  articles,
+  scraperRuns,
+  ARTICLE_QUEUE,
+} from '../../src/composition/bench-entry.js';
 import { makeItem } from '../support/feed-items.js';
 import { freshDatabase, startLlmPeer } from './pipeline.bench.js';
 

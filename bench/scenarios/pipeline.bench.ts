@@ -17,10 +17,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { BenchContext, Scenario } from '../types.js';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/composition/container.js';
-import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
-import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
+import {
+  loadConfig,
+  createContainer,
+  openDatabase,
+  type Database,
+  ScryptHasher,
+} from '../../src/composition/bench-entry.js';
 import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
 
 /**
@@ -172,7 +175,7 @@ export async function startRig(
       const run = await container.services.scraper.runNow('bench');
       const seconds = (performance.now() - started) / 1000;
       // the spans still held are exported now, inside the measured CPU time: they are this run's
-      await container.services.flushTelemetry?.();
+      await container.telemetry.flush();
       const used = process.cpuUsage(cpu);
       return {
         id: run.id,

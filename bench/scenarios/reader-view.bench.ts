@@ -6,8 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { openDatabase } from '../../src/infrastructure/db/client.js';
-import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { openDatabase, seedDatabase } from '../../src/composition/bench-entry.js';
 import { client, loadNote, overRounds, percentile, round2, startService } from '../perf/perf-support.js';
 
 const VIEW_P99_MS = 20;

@@ -5,8 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
-import { rowsOf, type Database } from '../../src/infrastructure/db/client.js';
+import { MemoryCache, rowsOf, type Database } from '../../src/composition/bench-entry.js';
 import {
   decoratedPage,
   metricPage,

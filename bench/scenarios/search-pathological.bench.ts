@@ -7,8 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { openDatabase } from '../../src/infrastructure/db/client.js';
-import { seedDatabase } from '../../src/infrastructure/db/seed.js';
+import { openDatabase, seedDatabase } from '../../src/composition/bench-entry.js';
 import { CJK_WORDS, VOCABULARY, generateReaderArticles } from '../articles/reader-data.js';
 import {
   client,

@@ -17,7 +17,7 @@ import {
   startService,
   type Service,
 } from '../perf/perf-support.js';
-import type { Db } from '../../src/infrastructure/db/client.js';
+import type { Db } from '../../src/composition/bench-entry.js';
 
 const SIMILAR_P99_MS = 30;
 const TOPICS = 10;

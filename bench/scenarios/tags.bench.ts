@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
-import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
+import { MemoryCache } from '../../src/composition/bench-entry.js';
 import { createBenchDatabase, makeTopics, percentile, round } from '../articles/bench-db.js';
 import { closeAgent, httpGet, startBenchApp } from '../articles/bench-app.js';
 import { seedTagsAtScale } from '../support/tag-seed.js';

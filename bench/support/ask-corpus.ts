@@ -3,8 +3,7 @@
  * articles put into a database as the pipeline would have stored them, and its questions.
  */
 import { readFileSync } from 'node:fs';
-import type { Db } from '../../src/infrastructure/db/client.js';
-import { articles, topics } from '../../src/infrastructure/db/schema/index.js';
+import { type Db, articles, topics } from '../../src/composition/bench-entry.js';
 
 export interface EvalArticle {
   key: string;

@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../src/infrastructure/db/client.js';
-import { articleTags, tagGroups, tags } from '../../src/infrastructure/db/schema/index.js';
+import { type Db, articleTags, tagGroups, tags } from '../../src/composition/bench-entry.js';
 
 /**
  * A topic at scale, in a few SQL statements over the public schema: `groups` tag groups, `tags`

@@ -44,7 +44,9 @@ import type { ArticleTagger } from '../application/shared/tagging.js';
 import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
-import { wirePipeline } from './pipeline.js';
+import { wirePipeline, type TelemetryHandle } from './pipeline.js';
+import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
+import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import { wireRuns } from './runs.js';
 import { wireSources } from './sources.js';
 import { wireTokens } from './tokens.js';
@@ -77,7 +79,15 @@ export interface Container {
   jobLock: JobLock;
   /** the durable job queue (pg-boss on the same database), started on first use */
   queue: JobQueue;
+  /** what the HTTP layer calls: routes use every member */
   services: Services;
+  /**
+   * The batch use cases the runs wrap (services.jobs), for what drives them outside a run: the CLI
+   * checks a weekly-report request before it records one; tests call them directly.
+   */
+  batch: { weeklyReports: WeeklyReportService; metricRefresh: MetricRefreshService };
+  /** the Prometheus text of the instruments (GET /metrics) and the flush of held spans and logs */
+  telemetry: TelemetryHandle;
   /** the pipeline's tagger (tags area), for tools that tag outside a run */
   tagger: ArticleTagger;
   /** cron jobs of the worker role */
@@ -204,8 +214,8 @@ export async function createContainer(
     ...tokens.services,
   });
   const runs = await wireRuns(ctx, {
-    metricRefresh: metrics.services.metricRefresh,
-    weeklyReports: reports.services.weeklyReports,
+    metricRefresh: metrics.metricRefresh,
+    weeklyReports: reports.weeklyReports,
     webhooks: webhooks.events,
   });
   const areas = [
@@ -263,6 +273,8 @@ export async function createContainer(
     jobLock,
     queue,
     services,
+    batch: { weeklyReports: reports.weeklyReports, metricRefresh: metrics.metricRefresh },
+    telemetry: pipeline.telemetry,
     tagger: tags.tagger,
     jobs,
     workers,

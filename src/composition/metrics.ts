@@ -24,7 +24,7 @@ import { scheduledJob } from '../jobs/scheduler.js';
 export const wireMetrics = (
   ctx: WiringContext,
   deps: { onLinks?: IdentifierLinkSink } = {},
-): AreaWiring<'metricCatalog' | 'metricRefresh'> => {
+): AreaWiring<'metricCatalog'> & { metricRefresh: MetricRefreshService } => {
   const { citations } = ctx.config;
   // the identifiers an answer links (a preprint's published DOI) go to the works area
   const opts = {
@@ -49,8 +49,8 @@ export const wireMetrics = (
   return {
     services: {
       metricCatalog: new MetricCatalogService(new DrizzleMetricDefinitionRepository(ctx.db)),
-      metricRefresh,
     },
+    metricRefresh,
     jobs: [
       scheduledJob({
         name: CITATION_ARRIVALS_JOB,

@@ -48,10 +48,10 @@ export function logMonitorStores(config: Config, logger: InfoLogger): void {
       {
         event: 'monitor.otlp',
         configured: true,
-        url: displayUrl(config.monitor.otlpEndpoint!),
+        url: displayUrl(otlp.url),
         auth: otlp.how,
       },
-      `OTLP push (traces, logs, metrics): configured, ${displayUrl(config.monitor.otlpEndpoint!)}, ${otlp.how}`,
+      `OTLP push (traces, logs, metrics): configured, ${displayUrl(otlp.url)}, ${otlp.how}`,
     );
   else
     logger.info(

@@ -36,6 +36,14 @@ import {
   traceStages,
 } from './tracing.js';
 
+/** What the roles take from the process's telemetry besides the spans. */
+export interface TelemetryHandle {
+  /** the instruments in Prometheus' text format (GET /metrics); null unless METRICS_COLLECTOR is on */
+  metricsText: (() => Promise<string>) | null;
+  /** exports the spans and log records held now (nothing to do when export is off) */
+  flush(): Promise<void>;
+}
+
 export interface PipelineWiringOptions {
   telemetry?: TelemetryOptions;
   fetch?: Partial<FetchLimits>;
@@ -56,9 +64,10 @@ export const wirePipeline = async (
   { tagger, webhooks }: { tagger: ArticleTagger; webhooks?: WebhookDeliveries },
   opts: PipelineWiringOptions = {},
 ): Promise<
-  AreaWiring<'scraper' | 'deadJobs' | 'metricsText' | 'flushTelemetry'> & {
+  AreaWiring<'scraper' | 'deadJobs'> & {
     /** the process's trace scope (null without telemetry), for the spans of other areas */
     scope: TraceScope | null;
+    telemetry: TelemetryHandle;
   }
 > => {
   const log = ctx.logger;
@@ -160,9 +169,8 @@ export const wirePipeline = async (
     services: {
       scraper,
       deadJobs: new DeadJobsService(ctx.queue),
-      ...(telemetry.metricsText ? { metricsText: telemetry.metricsText } : {}),
-      ...(telemetry.enabled ? { flushTelemetry: () => telemetry.flush() } : {}),
     },
+    telemetry: { metricsText: telemetry.metricsText, flush: () => telemetry.flush() },
     jobs: [
       // the schedule reads the sources that are due by their fetch interval
       {

@@ -19,7 +19,7 @@ import type { WebhookDeliveries } from '../application/webhooks/webhook-delivery
 export const wireReports = (
   ctx: WiringContext,
   { webhooks }: { webhooks?: WebhookDeliveries } = {},
-): AreaWiring<'reports' | 'weeklyReports'> => {
+): AreaWiring<'reports'> & { weeklyReports: WeeklyReportService } => {
   const { config, db, logger } = ctx;
   const reports = new DrizzleReportRepository(db);
   const { s3 } = config;
@@ -54,6 +54,7 @@ export const wireReports = (
     jobLock: ctx.jobLock,
   });
   return {
-    services: { reports: new ReportsService(reports, media), weeklyReports },
+    services: { reports: new ReportsService(reports, media) },
+    weeklyReports,
   };
 };

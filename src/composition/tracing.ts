@@ -43,7 +43,7 @@ export async function setupTelemetry(ctx: WiringContext, opts?: TelemetryOptions
   return telemetry;
 }
 
-/** scraper.run: a root span per run (spec: span tree). */
+/** scraper.run: a root span per run (docs/architecture.md, "The span tree of a run"). */
 export const traceRun = (scope: TraceScope, execute: RunExecutor): RunExecutor =>
   withSpan(scope, 'scraper.run', execute, {
     root: true,

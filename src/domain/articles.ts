@@ -1,4 +1,4 @@
-/** Article read models of the public API (ArticleOut / ArticleDetailOut in the spec). */
+/** Article read models of the public API (ArticleOut in lists, ArticleDetailOut for one article). */
 export interface ArticleTranslationView {
   title: string;
   summary: string | null;

@@ -1,6 +1,6 @@
 import { extractDoi } from './doi.js';
 
-/** Lucide icon names an admin may give a catalog metric (spec: a 20-name whitelist). */
+/** Lucide icon names an admin may give a catalog metric (a fixed list of 20: GET /admin/metric-definitions/icons). */
 export const METRIC_ICONS = [
   'quote',
   'download',

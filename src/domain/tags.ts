@@ -52,7 +52,7 @@ export interface Suggestion {
   createdAt: Date;
 }
 
-/** The spec's similar-group threshold for `include_similar`. */
+/** The cosine similarity from which two tag groups are similar (`include_similar`, README "Tags and embeddings"). */
 export const SIMILAR_GROUP_THRESHOLD = 0.9;
 
 export const COLOR_HEX_RE = /^#[0-9a-fA-F]{6}$/;

@@ -19,11 +19,9 @@ import type { TagCurationService } from '../application/tags/tag-curation.servic
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
 import type { DeadJobsService } from '../application/pipeline/dead-jobs.service.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
-import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MonitoringService } from '../application/monitoring/monitoring.service.js';
 import type { ServiceStatsService } from '../application/monitoring/service-stats.service.js';
 import type { MetricCatalogService } from '../application/metrics/metric-catalog.service.js';
-import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import type { RunsService } from '../application/runs/runs.service.js';
 import type { JobsService } from '../application/runs/jobs.service.js';
 import type { PrometheusEndpoint } from './routes/prometheus.routes.js';
@@ -36,7 +34,8 @@ import type { GoogleReaderService } from '../application/greader/greader.service
 import type { WebhooksService } from '../application/webhooks/webhooks.service.js';
 
 /**
- * The use cases the HTTP layer calls. Built by the composition root; each area adds its service.
+ * The use cases the HTTP layer calls, and nothing else (what only the CLI, the cron or the tests
+ * use stays on the container). Built by the composition root; each area adds its service.
  */
 export interface Services {
   auth: AuthService;
@@ -74,9 +73,7 @@ export interface Services {
   /** POST /ask and the asker's own history */
   ask: AskService;
   reports: ReportsService;
-  weeklyReports: WeeklyReportService;
   metricCatalog: MetricCatalogService;
-  metricRefresh: MetricRefreshService;
   monitoring: MonitoringService;
   /** the monitoring page's Service tab (own database) */
   serviceStats: ServiceStatsService;
@@ -89,10 +86,6 @@ export interface Services {
   tags: TagsService;
   /** the admin tags table, bulk merge and move, suggestions with their articles */
   tagCuration: TagCurationService;
-  /** the pipeline's instruments in Prometheus' text format, when METRICS_COLLECTOR is on */
-  metricsText?: () => Promise<string>;
-  /** exports the spans and log records held now, when OTLP export is configured */
-  flushTelemetry?: () => Promise<void>;
   /** readiness: every backing store answers */
   readiness(): Promise<{ database: boolean; cache: boolean }>;
 }

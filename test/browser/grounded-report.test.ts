@@ -28,7 +28,7 @@ beforeAll(async () => {
   topicId = topic.id;
   for (const [i, p] of PAPERS.entries()) await insertArticle(db, topic.id, { ...p, publishedAt: inWeek(i) });
   const admin = await env.api.login('admin');
-  const run = await weeklyJob(env.api.app, env.api.container.services, admin.headers, {
+  const run = await weeklyJob(env.api.app, env.api.container.batch, admin.headers, {
     topic_id: topic.id,
     week_start: WEEK,
   });

@@ -55,7 +55,11 @@ export async function buildTestApp(
     logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
   });
-  const app = await buildApp(container.services, container.logger, httpOptionsOf(config, container.services));
+  const app = await buildApp(
+    container.services,
+    container.logger,
+    httpOptionsOf(config, container.telemetry),
+  );
   await app.ready();
   return {
     app,

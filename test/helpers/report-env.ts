@@ -60,7 +60,7 @@ export async function startReportEnv(db: DbKind, extraEnv: Record<string, string
     telegram,
     smtp,
     admin,
-    runJob: (body = {}) => weeklyJob(t.app, t.container.services, admin.headers, body),
+    runJob: (body = {}) => weeklyJob(t.app, t.container.batch, admin.headers, body),
     async close() {
       await t.close();
       await Promise.all([llm.stop(), telegram.stop(), smtp.stop()]);

@@ -66,12 +66,12 @@ export interface JobAnswer {
  */
 export async function weeklyJob(
   app: FastifyInstance,
-  services: { weeklyReports: { check(o: object): Promise<void>; run(o: object): Promise<unknown> } },
+  batch: { weeklyReports: { check(o: object): Promise<void>; run(o: object): Promise<unknown> } },
   headers: Record<string, string>,
   body: Record<string, string> = {},
 ): Promise<JobAnswer> {
   const opts = { topicId: body.topic_id, weekStart: body.week_start };
-  const refused = await services.weeklyReports.check(opts).then(
+  const refused = await batch.weeklyReports.check(opts).then(
     () => false,
     () => true,
   );
@@ -84,6 +84,6 @@ export async function weeklyJob(
     });
     return { statusCode: res.statusCode, body: res.body, json: () => res.json() as unknown };
   }
-  const summary = await services.weeklyReports.run(opts);
+  const summary = await batch.weeklyReports.run(opts);
   return { statusCode: 200, body: JSON.stringify(summary), json: () => summary };
 }

@@ -15,7 +15,7 @@ describe('the local admin channel (the CLI beside the service)', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     app = await buildApp(t.container.services, t.container.logger, {
-      ...httpOptionsOf(t.container.config, t.container.services),
+      ...httpOptionsOf(t.container.config, t.container.telemetry),
       localAdminSecret: SECRET,
     });
     await app.ready();

@@ -224,7 +224,7 @@ describe('MCP server: the SDK client lists and calls every tool', () => {
   });
 
   it('traces each tool call as its own span, a refused one with ERROR status', async () => {
-    await t.container.services.flushTelemetry!();
+    await t.container.telemetry.flush();
     const spans = receiver.spans.filter((s) => s.name.startsWith('tools/call '));
     const names = new Set(spans.map((s) => s.name));
     for (const tool of [

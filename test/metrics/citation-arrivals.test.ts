@@ -58,7 +58,7 @@ describe.each(dbKinds())('citation lookup on arrival (%s)', (kind) => {
   });
 
   const db = () => t.container.database.db;
-  const tick = () => t.container.services.metricRefresh!.lookUpArrivals();
+  const tick = () => t.container.batch.metricRefresh.lookUpArrivals();
   const stored = async (articleId: string) =>
     (
       await db()

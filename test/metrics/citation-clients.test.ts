@@ -329,7 +329,7 @@ describe('metric refresh: the batch endpoint when many articles are due (pglite)
       else known.set(`DOI:10.1000/many-${i}`, i);
     }
 
-    const summary = await t.container.services.metricRefresh.run();
+    const summary = await t.container.batch.metricRefresh.run();
     expect(summary).toMatchObject({ articles: 1001, updated: 1001, failed: 0 });
     expect(summary.by_source).toEqual({ semantic_scholar: 1001 });
 
@@ -366,7 +366,7 @@ describe('metric refresh: the batch endpoint when many articles are due (pglite)
     s2.requests.length = 0;
     s2Down.push(500, 500, 500, 500);
 
-    const summary = await t.container.services.metricRefresh.run();
+    const summary = await t.container.batch.metricRefresh.run();
     expect(summary).toMatchObject({ articles: 6, updated: 6, failed: 0, by_source: { openalex: 6 } });
     expect(s2.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
     expect(openAlex.requests).toHaveLength(6);

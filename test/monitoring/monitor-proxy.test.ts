@@ -203,7 +203,7 @@ describe('monitoring proxy', () => {
     expect(a.refresh_interval_seconds).toBe(60);
     const tabs = new Set(a.panels.map((p: { tab: string }) => p.tab));
     expect([...tabs].sort()).toEqual(['logs', 'metrics', 'operations', 'traces']);
-    // spec (dashboard 7): the Operations, Logs and Traces tabs never read the metrics store; the
+    // README, "Monitoring proxy and dashboard": the Operations, Logs and Traces tabs never read the metrics store; the
     // Metrics tab reads only it, in unix seconds
     for (const p of a.panels as { tab: string; datasource: string; query: { start: string } }[]) {
       expect(p.datasource === 'metrics').toBe(p.tab === 'metrics');

@@ -22,11 +22,13 @@ describe('monitoring store credentials: optional for stores without auth', () =>
     expect(storeAuth(VARS, undefined, 'u', 'k')).toEqual({ use: false, why: 'MONITOR_LOGS_URL is not set' });
     expect(storeAuth(VARS, 'http://loki:3100', undefined, undefined)).toEqual({
       use: true,
+      url: 'http://loki:3100',
       authorization: undefined,
       how: 'no auth',
     });
     expect(storeAuth(VARS, 'http://loki:3100', 'u', 'k')).toEqual({
       use: true,
+      url: 'http://loki:3100',
       authorization: `Basic ${Buffer.from('u:k').toString('base64')}`,
       how: 'Basic auth as MONITOR_LOGS_USER',
     });

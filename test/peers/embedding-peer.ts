@@ -5,7 +5,7 @@ export const peerDense = (text: string, dimension: number) =>
   Array.from({ length: dimension }, (_, i) => ((text.length + i) % 7) / 7);
 export const peerSparse = (text: string) => ({ [String(text.length % 30522)]: 1, '101': 0.5 });
 
-/** The spec's embedding service: POST /embed {texts} → {dense, sparse}. */
+/** An embedding service as the endpoint provider calls it: POST /embed {texts} → {dense, sparse}. */
 export const embedHandler =
   (dimension: number): PeerHandler =>
   (req, res) => {

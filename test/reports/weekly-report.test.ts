@@ -87,8 +87,7 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
   });
 
   const db = () => t.container.database.db;
-  const runJob = (body: Record<string, string>) =>
-    weeklyJob(t.app, t.container.services, admin.headers, body);
+  const runJob = (body: Record<string, string>) => weeklyJob(t.app, t.container.batch, admin.headers, body);
 
   it('generates a cited, covered, translated report and notifies exactly the opted-in subscribers', async () => {
     await insertProvider(db(), { baseUrl: llm.baseUrl, imageModel: 'img-test' });
@@ -162,7 +161,7 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
       },
     ]);
 
-    // the prompt: numbered from 1 in the spec's order, metrics as one signal, no article ids
+    // the prompt: numbered from 1 in the articles' order (A to E), metrics as one signal, no article ids
     const prompt = llm.chatCalls.find((call) => !isTranslation(call))!;
     const user = prompt.messages.map((m) => m.content).join('\n');
     const positions = ['[1] A', '[2] B', '[3] C', '[4] D', '[5] E'].map((line) => user.indexOf(line));

@@ -39,7 +39,7 @@ const container = await createContainer(config, {
   logger: pino({ level: 'silent' }),
   hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
 });
-const app = await buildApp(container.services, container.logger, httpOptionsOf(config, container.services));
+const app = await buildApp(container.services, container.logger, httpOptionsOf(config, container.telemetry));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const topic = await makeTopic(database.db);
 const [article] = await makeArticles(database.db, 1, () => ({ topicId: topic.id }));

@@ -458,7 +458,7 @@ describe.each(dbKinds())('tag curation: table, bulk merge and move (%s)', (kind)
       ['Quantum', 0, 2],
       ['Ungrouped', 0, 3],
     ]);
-    // the spec's default answer is unchanged: tags included, no tag_count
+    // the default answer is unchanged: tags included, no tag_count
     const full = (await get(`/tag-groups?topic_id=${topic.id}`)).json();
     expect(full.map((g: { tags: unknown[] }) => g.tags.length)).toEqual([2, 2, 3]);
     expect(full.every((g: object) => !('tag_count' in g))).toBe(true);

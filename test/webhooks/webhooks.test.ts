@@ -286,7 +286,7 @@ describe('signed webhooks', () => {
         title: `Photonic chip ${day}`,
         publishedAt: new Date(Date.UTC(2026, 10, 9 + day, 12)),
       });
-    const job = await weeklyJob(t.app, t.container.services, admin.headers, {
+    const job = await weeklyJob(t.app, t.container.batch, admin.headers, {
       topic_id: topic.id,
       week_start: '2026-11-09',
     });

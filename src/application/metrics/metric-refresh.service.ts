@@ -60,7 +60,7 @@ const BATCH_FROM = 5;
 type PageAnswers = Map<string, Map<string, number | null> | 'failed'>;
 
 /**
- * Daily metric refresh (spec "Metric refresh"): every enabled metric with a missing or stale
+ * Daily metric refresh (docs/decisions/0061-metric-catalog-and-refresh.md): every enabled metric with a missing or stale
  * value is looked up in its extraction sources in priority order; the first non-null wins.
  * Idempotent: a second run within a day finds nothing to do.
  */

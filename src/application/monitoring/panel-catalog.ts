@@ -255,7 +255,7 @@ export function buildPanels(range: TimeRange, env: Environment, now: Date, servi
       ),
     },
     // Metrics: the service's own /metrics as the metrics store scraped it (a tab of its own: the
-    // Operations, Logs and Traces tabs read only the log and trace stores, spec: dashboard 7)
+    // Operations, Logs and Traces tabs read only the log and trace stores: README, "Monitoring proxy and dashboard")
     {
       id: 'met-articles',
       tab: 'metrics',

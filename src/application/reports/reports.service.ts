@@ -4,7 +4,7 @@ import type { Grounding } from '../../domain/grounding.js';
 import type { MediaStorage, ReportRepository, WeeklyReport } from './reports.ports.js';
 import { localized, resolveSources } from './report-sources.js';
 
-/** WeeklyReportOut of the spec. */
+/** A weekly report as the public API answers it (GET /weekly-reports/…). */
 export interface WeeklyReportOut {
   id: string;
   topic_id: string;

@@ -6,7 +6,7 @@ export type Vector = DenseVector | SparseVector;
 
 export type EmbeddingKind = 'dense' | 'sparse';
 
-/** Size of the sparse token space (the spec's vocabulary size). */
+/** Size of the sparse token space: the 30,522 token ids of a BERT WordPiece vocabulary, as sparse embedding services answer. */
 export const SPARSE_VOCABULARY_SIZE = 30522;
 
 /**

@@ -2,7 +2,7 @@ import { isUuid } from '../../domain/text.js';
 import type { KeyValueCache, Logger } from '../shared/ports.js';
 import type { ViewCountStore, ViewIncrement } from './views.ports.js';
 
-/** Exact cache keys of the spec. */
+/** The cache keys of view counting (docs/decisions/0033-view-counting.md): a counter per article, a 24 h mark per reader. */
 export const viewCounterKey = (articleId: string) => `view:${articleId}`;
 export const viewedKey = (ip: string, articleId: string) => `viewed:${ip}:${articleId}`;
 const COUNTER_PREFIX = 'view:';

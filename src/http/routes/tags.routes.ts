@@ -86,7 +86,8 @@ export const tagRoutes =
             ),
             include_tags: Type.Optional(
               Type.Boolean({
-                description: 'false: leave tags[] empty and give tag_count (default true, as the spec)',
+                description:
+                  'false: leave tags[] empty and give tag_count (default true: tags included, no tag_count)',
               }),
             ),
           }),

@@ -74,7 +74,7 @@ export function isConnectionError(err: unknown): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Client of the spec's embedding endpoint: POST `{url}/embed` with `{texts}`, reads the key named
+ * Client of an embedding service (README, "Tags and embeddings"): POST `{url}/embed` with `{texts}`, reads the key named
  * by `response_key`. Connection errors (a cold start) are retried with exponential backoff from
  * `retry_delay`; HTTP status errors are raised at once.
  */

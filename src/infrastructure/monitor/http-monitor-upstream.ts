@@ -29,6 +29,8 @@ interface Ready {
   base: URL;
   /** undefined: the store is used without auth */
   auth: string | undefined;
+  /** a dashboard tab holds up to ~16 panels: one batch must not queue behind itself */
+  limiter: Limiter;
 }
 
 /** What the start-up line says of a store. */
@@ -68,7 +70,6 @@ class Limiter {
  */
 export class HttpMonitorUpstream implements MonitorUpstream {
   private readonly ready = new Map<DatasourceId, Ready>();
-  private readonly limiters = new Map<DatasourceId, Limiter>();
   /** one entry per store, for the start-up log */
   readonly status: StoreStatus[] = [];
 
@@ -80,7 +81,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         this.status.push({ datasource: ds, configured: false, why: auth.why });
         continue;
       }
-      const base = URL.canParse(c.url!) ? new URL(c.url!) : null;
+      const base = URL.canParse(auth.url) ? new URL(auth.url) : null;
       if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
         this.status.push({
           datasource: ds,
@@ -89,10 +90,8 @@ export class HttpMonitorUpstream implements MonitorUpstream {
         });
         continue;
       }
-      this.ready.set(ds, { base, auth: auth.authorization });
-      this.status.push({ datasource: ds, configured: true, url: displayUrl(c.url!), how: auth.how });
-      // a dashboard tab holds up to ~16 panels: one batch must not queue behind itself
-      this.limiters.set(ds, new Limiter(opts.concurrency ?? 16));
+      this.ready.set(ds, { base, auth: auth.authorization, limiter: new Limiter(opts.concurrency ?? 16) });
+      this.status.push({ datasource: ds, configured: true, url: displayUrl(auth.url), how: auth.how });
     }
   }
 
@@ -124,7 +123,7 @@ export class HttpMonitorUpstream implements MonitorUpstream {
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     if (!this.allowed(url, r.base))
       throw new UpstreamError('upstream_error', 'the data source host is not allowed');
-    return this.limiters.get(ds)!.run(() => this.call(url, r.auth));
+    return r.limiter.run(() => this.call(url, r.auth));
   }
 
   private async call(url: URL, auth: string | undefined): Promise<MonitorAnswer> {

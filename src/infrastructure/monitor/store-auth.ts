@@ -22,6 +22,8 @@ export type StoreAuth =
   | { use: false; why: string }
   | {
       use: true;
+      /** the store's URL (present whenever the store is used) */
+      url: string;
       /** the header value, or undefined when the store is used without auth */
       authorization: string | undefined;
       /** for the start-up line: how the store is reached */
@@ -43,11 +45,13 @@ export function storeAuth(
   if (user && apiKey)
     return {
       use: true,
+      url,
       authorization: `Basic ${Buffer.from(`${user}:${apiKey}`).toString('base64')}`,
       how: `Basic auth as ${vars.user}`,
     };
   return {
     use: true,
+    url,
     authorization: undefined,
     how: apiKey ? `no auth (${vars.user} is not set, so MONITOR_API_KEY is not sent)` : 'no auth',
   };

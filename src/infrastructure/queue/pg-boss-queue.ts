@@ -62,7 +62,8 @@ export class PgBossJobQueue implements JobQueue {
     const { PgBoss, fromPglite } = await import('pg-boss');
     const supervise = this.opts.superviseIntervalSeconds ?? 10;
     const common = {
-      // our own tracer carries the trace context in the payload (spec: span tree holds exactly)
+      // our own tracer carries the trace context in the payload, so the span tree of a run
+      // (docs/architecture.md) holds exactly: pg-boss adds no spans of its own
       openTelemetry: { enabled: false },
       superviseIntervalSeconds: supervise,
       monitorIntervalSeconds: supervise,

@@ -12,7 +12,7 @@ export interface DropOldestOptions {
 /**
  * A batch span processor that keeps the most recent spans. The stock BatchSpanProcessor drops the
  * NEWEST span when its buffer is full; a run that produces too many spans would then lose its
- * end (failures, completion). This one drops the oldest instead (spec: behaviour of tracing 4).
+ * end (failures, completion). This one drops the oldest instead (docs/decisions/0042-tracing.md).
  * Exports run one at a time; forceFlush and shutdown export everything still held.
  */
 export class DropOldestBatchSpanProcessor implements SpanProcessor {

@@ -10,7 +10,7 @@ import {
 import type { Logger } from '../../application/shared/ports.js';
 
 /**
- * Export failures are logged as ONE warning, never thrown (spec: behaviour of tracing 3). Exports
+ * Export failures are logged as ONE warning, never thrown (docs/decisions/0042-tracing.md). Exports
  * still in flight when an outage starts may succeed after the first failure, so only a success
  * well after the last failure counts as a recovery and re-arms the warning for the next outage.
  */

@@ -1,5 +1,6 @@
 /**
- * The trace context of a job (spec: span tree; docs/decisions/0050-durable-jobs-on-pg-boss.md): the span active
+ * The trace context of a job (docs/architecture.md, "The span tree of a run";
+ * docs/decisions/0050-durable-jobs-on-pg-boss.md): the span active
  * when a job is sent travels in its payload as a W3C `traceparent`, and the span that processes it
  * (article.pipeline) continues that trace as its child, in whichever process runs it.
  */

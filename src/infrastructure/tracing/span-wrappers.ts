@@ -1,5 +1,5 @@
 /**
- * The span wrappers (spec: behaviour of tracing 8). They decorate ports, stages and event handlers
+ * The span wrappers (docs/decisions/0042-tracing.md). They decorate ports, stages and event handlers
  * at wiring time; application code never imports them (a dependency-cruiser rule checks it).
  * The active span travels in a slot of the process's execution context (beside the correlation id,
  * one AsyncLocalStorage for both), so no global OTel state is used.

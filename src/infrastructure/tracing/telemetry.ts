@@ -3,7 +3,7 @@
  * auth MONITOR_OTLP_USER:MONITOR_API_KEY when both are set, without auth when neither is (a user
  * without the key turns it off; store-auth.ts); the metrics also at GET /metrics when
  * METRICS_COLLECTOR is on. With neither, nothing is
- * created and nothing about tracing is logged (spec: tracing 1-3), and the
+ * created and nothing about tracing is logged, and the
  * OpenTelemetry SDK and exporters (otlp-telemetry.ts) are not even loaded: a process without tracing
  * does not pay their memory (docs/decisions/0003-idle-memory.md).
  */

@@ -19,7 +19,7 @@ export const reportCommands: Record<string, Command> = {
       try {
         const opts = { topicId, weekStart };
         // a bad id or an unknown topic is refused before a run is recorded
-        await c.services.weeklyReports.check(opts);
+        await c.batch.weeklyReports.check(opts);
         const run = await c.services.jobs.weeklyReportRun('cli', opts, {
           step: v.json ? undefined : (line) => console.log(line),
         });

@@ -6945,7 +6945,7 @@ export interface paths {
         query: {
           /** @description add similar_groups: groups with cosine similarity >= 0.90 */
           include_similar?: boolean;
-          /** @description false: leave tags[] empty and give tag_count (default true, as the spec) */
+          /** @description false: leave tags[] empty and give tag_count (default true: tags included, no tag_count) */
           include_tags?: boolean;
           topic_id: string;
         };

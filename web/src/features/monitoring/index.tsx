@@ -202,7 +202,7 @@ function DashboardTab({ d, explore }: { d: ReturnType<typeof useDashboard>; expl
       )}
       {unconfigured.length > 0 && <SetupCard stores={d.stores} panels={d.catalog?.panels ?? []} />}
       {explore}
-      {/* the card explains once; each waiting panel only names the store it needs (spec: a placeholder per panel) */}
+      {/* the card explains once; each waiting panel only names the store it needs (a placeholder per panel: docs/decisions/0083-monitoring-page.md) */}
       {d.panels.map((p) => (
         <PanelCard
           key={p.id}

@@ -1,4 +1,4 @@
-/** Shapes of the /monitor API (see src/http/routes/monitor.routes.ts and the spec). */
+/** Shapes of the /monitor API (see src/http/routes/monitor.routes.ts and README, "Monitoring proxy and dashboard"). */
 export type TabId = 'operations' | 'logs' | 'traces' | 'metrics';
 export type Datasource = 'log-metrics' | 'logs' | 'traces' | 'metrics';
 export type PanelKind = 'stat' | 'timeseries' | 'logs' | 'traces';
