@@ -29,7 +29,7 @@ export interface WorkingArticle extends PipelineArticle {
   ref: ArticleRef;
 }
 
-/** The steps of an article, by the event that names each (spec: events). */
+/** The steps of an article, by the domain event that names each (docs/architecture.md, the article flow). */
 export interface ArticleSteps {
   /** text and language (kept in memory, stored with the analysis) */
   'article.scraped'(a: WorkingArticle): Promise<void>;
