@@ -13,7 +13,7 @@ import type { AreaWiring, WiringContext } from './context.js';
  */
 export const wireWorks = (
   ctx: WiringContext,
-): AreaWiring<'works'> & { linker: WorkLinker; linkJobs: WorkLinkJobs } => {
+): AreaWiring<'works' | 'workLinker'> & { linker: WorkLinker; linkJobs: WorkLinkJobs } => {
   const store = new DrizzleWorkStore(ctx.db);
   const logger = ctx.logger.child({ area: 'works' });
   const linker = new WorkLinker(store, ctx.clock, logger);
@@ -21,7 +21,7 @@ export const wireWorks = (
   return {
     linker,
     linkJobs,
-    services: { works: new WorksService(store, store) },
+    services: { works: new WorksService(store, store), workLinker: linker },
     jobs: [
       scheduledJob({
         name: WORK_ARRIVALS_JOB,

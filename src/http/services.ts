@@ -6,6 +6,7 @@ import type { FeedsService } from '../application/articles/feeds.service.js';
 import type { ReadStateService } from '../application/articles/read-state.service.js';
 import type { SimilarArticlesService } from '../application/articles/similar.service.js';
 import type { WorksService } from '../application/works/works.service.js';
+import type { WorkLinker } from '../application/works/work-linker.service.js';
 import type { ViewsService } from '../application/views/views.service.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ProviderTestService } from '../application/catalog/provider-test.service.js';
@@ -69,6 +70,8 @@ export interface Services {
   similar: SimilarArticlesService;
   /** GET /works/{id}; the admin's split and merge */
   works: WorksService;
+  /** the work linker, for the backlog command (`works:link`) */
+  workLinker: WorkLinker;
   feeds: FeedsService;
   /** POST /ask and the asker's own history */
   ask: AskService;

@@ -6,8 +6,9 @@ import { WorkLinker } from '../../src/application/works/work-linker.service.js';
 import { DrizzleWorkStore } from '../../src/infrastructure/db/repositories/work.repository.js';
 
 /**
- * A work's card in the reader's list: "2 versions · covered by 1" opens the work's versions and
- * coverage in the shared dialog; reading the preprint from there marks the whole work read.
+ * A work's card in the reader's list: one card per work by default (its published version),
+ * "2 versions · covered by 1" opens the work's versions and coverage in the shared dialog; reading
+ * the preprint from there marks the whole work read; "Show every version" lists each version.
  */
 let env: BrowserEnv;
 let topicId = '';
@@ -58,6 +59,13 @@ describe('a work in the reader’s hands', () => {
     const card = page.locator(`article[data-article-id="${published.id}"]`);
     await expect.poll(() => card.count()).toBe(1);
     expect(await card.getAttribute('data-read')).toBe('false');
+    // one card per work: the published version stands for the preprint; the coverage is its own work
+    const cards = page.getByTestId('article-list').locator('article[data-article-id]');
+    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-article-id')))).toEqual([
+      news.id,
+      published.id,
+    ]);
+    expect(await page.getByTestId('all-versions').isChecked()).toBe(false);
     const note = card.getByTestId('work-note');
     expect(await note.innerText()).toBe('2 versions · covered by 1');
 
@@ -81,13 +89,23 @@ describe('a work in the reader’s hands', () => {
     await expect.poll(() => page.getByTestId('read-toggle').getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('back-link').click();
     await expect.poll(() => card.getAttribute('data-read')).toBe('true');
-    expect(await page.locator(`article[data-article-id="${preprint.id}"]`).getAttribute('data-read')).toBe(
-      'true',
-    );
+    expect(await page.locator(`article[data-article-id="${preprint.id}"]`).count()).toBe(0);
     // the coverage is another work: still unread
     expect(await page.locator(`article[data-article-id="${news.id}"]`).getAttribute('data-read')).toBe(
       'false',
     );
+
+    // every version as its own card, on request (kept in the URL)
+    await page.getByTestId('all-versions').check();
+    await page.waitForURL(/versions=all/);
+    await expect
+      .poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-article-id'))))
+      .toEqual([news.id, published.id, preprint.id]);
+    expect(await page.locator(`article[data-article-id="${preprint.id}"]`).getAttribute('data-read')).toBe(
+      'true',
+    );
+    await page.getByTestId('all-versions').uncheck();
+    await expect.poll(() => cards.count()).toBe(2);
 
     // the same dialog in zh-TW
     await page.getByLabel('Language').selectOption('zh-TW');

@@ -48,6 +48,13 @@ describe.each(dbKinds())('a weekly report cites a work once (%s)', (dbKind) => {
           publishedAt: inWeek(3 - i),
         }),
       );
+    // a news story of another topic covering the paper: the cited work's coverage, not a candidate
+    const elsewhere = await insertTopic(db(), 'Science news');
+    const news = await insertArticle(db(), elsewhere.id, {
+      title: 'A magnet that keeps its order when warm',
+      summary: 'The team reports (doi:10.1000/prb.2026.5) a magnet in layered nickelates.',
+      publishedAt: inWeek(3),
+    });
     await db().update(articles).set({ arxivId: '2411.05555' }).where(eq(articles.id, preprint.id));
     await db().update(articles).set({ doi: '10.1000/prb.2026.5' }).where(eq(articles.id, published.id));
     const store = new DrizzleWorkStore(db());
@@ -55,7 +62,7 @@ describe.each(dbKinds())('a weekly report cites a work once (%s)', (dbKind) => {
     await linker.recordLinks([
       { from: 'doi:10.1000/prb.2026.5', to: 'arxiv:2411.05555', evidence: 'crossref:has-preprint' },
     ]);
-    await linker.linkArticles([preprint.id, published.id, other.id]);
+    await linker.linkArticles([preprint.id, published.id, other.id, news.id]);
     // the copies' texts here are too short to fingerprint: an admin's merge joins them
     const merged = await env.t.app.inject({
       method: 'POST',
@@ -70,10 +77,12 @@ describe.each(dbKinds())('a weekly report cites a work once (%s)', (dbKind) => {
     expect(res.json().topics[0]).toMatchObject({ status: 'created', article_count: 3 });
     const report = (await env.t.app.inject({ url: `/weekly-reports/latest?topic_id=${topic.id}` })).json<{
       article_count: number;
-      sources: { id: string }[];
+      sources: { id: string; coverage: number }[];
       summary_text: string;
     }>();
     expect(report.sources.map((s) => s.id)).toEqual([published.id, other.id, copies[2]!.id]);
+    // the source list says how many articles cover each cited work
+    expect(report.sources.map((s) => s.coverage)).toEqual([1, 0, 0]);
     expect(report.summary_text).not.toContain('(preprint)');
     expect(report.summary_text).not.toContain('outlet 0');
   });

@@ -197,7 +197,13 @@ describe.each(dbKinds())('weekly report job (%s)', (dbKind) => {
     expect(report.grounding.sentences[0].evidence).toEqual([{ n: 1, quote: SUMMARIES.B }]);
     expect(report.sources.map((s: { title: string }) => s.title)).toEqual(['B', 'A', 'C', 'E', 'D']);
     for (const n of markers(report.summary_text)) expect(report.sources[n - 1]).toBeDefined();
-    expect(report.sources[0]).toEqual({ id: b.id, title: 'B', url: b.url, public_article_id: b.id });
+    expect(report.sources[0]).toEqual({
+      id: b.id,
+      title: 'B',
+      url: b.url,
+      public_article_id: b.id,
+      coverage: 0,
+    });
 
     // the cover: the provider's image, cropped to 16:9, public under PUBLIC_BASE_URL
     expect(llm.imageCalls).toHaveLength(1);

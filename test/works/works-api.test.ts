@@ -157,3 +157,86 @@ describe.each(dbKinds())('works API (%s)', (db) => {
     expect(one.statusCode).toBe(422);
   });
 });
+
+describe.each(dbKinds())('the list collapsed by work with filters (%s)', (db) => {
+  let t: TestApp;
+  let physics: string;
+  let chemistry: string;
+  let preprint: ArticleRow;
+  let published: ArticleRow;
+  let lone: ArticleRow;
+  let reader: { headers: { authorization: string } };
+  const ids = async (query: string, headers: Record<string, string> = {}) => {
+    const res = await t.app.inject({ url: `/articles?collapse=work&sort=published_at&${query}`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = res.json<Page>();
+    expect(page.total).toBe(page.items.length);
+    return page.items.map((i) => i.id);
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ db });
+    const d = t.container.database.db;
+    physics = (await makeTopic(d)).id;
+    chemistry = (await makeTopic(d)).id;
+    const day = (n: number) => new Date(Date.UTC(2026, 3, n));
+    // the preprint came in through a physics feed, its journal version only through a chemistry one
+    preprint = await makeArticle(d, {
+      topicId: physics,
+      title: 'Superconducting hydrides under pressure (preprint)',
+      arxivId: '2404.00404',
+      source: 'arXiv',
+      publishedAt: day(1),
+      scrapedAt: day(1),
+    });
+    published = await makeArticle(d, {
+      topicId: chemistry,
+      title: 'Superconducting hydrides under pressure',
+      doi: '10.1000/chem.2026.404',
+      source: 'Journal',
+      publishedAt: day(9),
+      scrapedAt: day(9),
+    });
+    lone = await makeArticle(d, {
+      topicId: physics,
+      title: 'Quantum dots in a lone physics story',
+      source: 'arXiv',
+      publishedAt: day(5),
+      scrapedAt: day(5),
+    });
+    const linker = new WorkLinker(new DrizzleWorkStore(d), t.container.clock, silent);
+    await linker.recordLinks([
+      { from: 'doi:10.1000/chem.2026.404', to: 'arxiv:2404.00404', evidence: 'crossref:has-preprint' },
+    ]);
+    await linker.linkArticles([preprint.id, published.id, lone.id]);
+    reader = await t.login('user');
+  });
+  afterAll(() => t.close());
+
+  it('keeps a work whose head is outside the topic or source, by the version inside it', async () => {
+    expect(await ids(`topic_id=${chemistry}`)).toEqual([published.id]);
+    // without the fallback the physics topic would lose the work: its head is in chemistry only
+    expect(await ids(`topic_id=${physics}`)).toEqual([lone.id, preprint.id]);
+    expect(await ids('source=arXiv')).toEqual([lone.id, preprint.id]);
+    expect(await ids('source=Journal')).toEqual([published.id]);
+    // without a filter the head stands for the work
+    expect((await ids('')).filter((id) => [preprint.id, published.id].includes(id))).toEqual([published.id]);
+  });
+
+  it('applies the unread filter and a search to the collapsed rows', async () => {
+    expect(await ids(`topic_id=${physics}&unread_only=true`, reader.headers)).toEqual([lone.id, preprint.id]);
+    // reading the journal version marks the work (every version) read: it leaves both topics' unread lists
+    const read = await t.app.inject({
+      method: 'PUT',
+      url: `/articles/${published.id}/read`,
+      headers: reader.headers,
+    });
+    expect(read.statusCode, read.body).toBeLessThan(300);
+    expect(await ids(`topic_id=${physics}&unread_only=true`, reader.headers)).toEqual([lone.id]);
+    expect(await ids(`topic_id=${chemistry}&unread_only=true`, reader.headers)).toEqual([]);
+    expect(await ids(`topic_id=${physics}`, reader.headers)).toEqual([lone.id, preprint.id]);
+    // a search in the topic finds the work once
+    expect(await ids(`topic_id=${physics}&q=hydrides`)).toEqual([preprint.id]);
+    expect(await ids(`topic_id=${physics}&q=quantum`)).toEqual([lone.id]);
+  });
+});

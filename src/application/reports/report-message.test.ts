@@ -28,6 +28,25 @@ describe('weekly report e-mail', () => {
     expect(html).toMatch(/<ul[^>]*><li[^>]*>one \[2\]<\/li>/);
   });
 
+  it('says after a source how many articles cover its work, in the reader’s language', () => {
+    const covered = view({
+      sources: [
+        { id: 'a', title: 'Paper A', url: 'https://example.org/a', coverage: 3 },
+        { id: 'b', title: 'Paper B', url: 'https://example.org/b', coverage: 0 },
+      ],
+    });
+    const en = renderReportEmail(covered, reader);
+    expect(en.html).toContain(
+      'Paper A</a> <span class="source-coverage" style="color:#6b7280;">· covered by 3</span>',
+    );
+    expect(en.html.match(/source-coverage/g)).toHaveLength(1);
+    expect(en.text).toContain('[1] Paper A · covered by 3 — https://example.org/a');
+    expect(en.text).toContain('[2] Paper B — https://example.org/b');
+    const zh = renderReportEmail(covered, { ...reader, locale: 'zh-TW' });
+    expect(zh.html).toContain('· 3 篇報導');
+    expect(renderReportTelegram(covered, 'zh-TW')).toContain('[1] Paper A · 3 篇報導\nhttps://example.org/a');
+  });
+
   it('renders text-only without a cover', () => {
     const { html, text } = renderReportEmail(view({ coverImageUrl: null }), reader);
     expect(html).not.toContain('background-image');

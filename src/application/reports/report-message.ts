@@ -20,6 +20,8 @@ const STRINGS: Record<
     greeting: (name: string | null) => string;
     cta: string;
     sources: string;
+    /** after a source whose work other articles cover */
+    coveredBy: (n: number) => string;
     intro: string;
     extractive: string;
   }
@@ -30,6 +32,7 @@ const STRINGS: Record<
     intro: 'here is this week’s report for the topic you follow.',
     cta: 'View Full Report',
     sources: 'Sources',
+    coveredBy: (n) => `covered by ${n}`,
     extractive: 'Written without a language model: each sentence is quoted from the article it cites.',
   },
   'zh-TW': {
@@ -38,9 +41,14 @@ const STRINGS: Record<
     intro: '以下是您訂閱主題的本週報告。',
     cta: '查看完整報告',
     sources: '參考來源',
+    coveredBy: (n) => `${n} 篇報導`,
     extractive: '本報告未使用語言模型撰寫：每一句皆摘自其所引用的文章。',
   },
 };
+
+/** " · covered by N" after a source whose work other articles cover, else nothing */
+const coverageNote = (s: ArticleSource, t: (typeof STRINGS)[ReportLocale]) =>
+  s.coverage ? ` · ${t.coveredBy(s.coverage)}` : '';
 
 const esc = (s: string) =>
   s
@@ -119,7 +127,7 @@ export function renderReportEmail(
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">${view.sources
         .map(
           (s, i) =>
-            `<tr><td valign="top" style="padding:2px 8px 6px 0;font-size:13px;color:#6b7280;width:28px;">[${i + 1}]</td><td style="padding:2px 0 6px 0;font-size:13px;line-height:1.5;">${webUrl(s.url) ? `<a href="${esc(s.url)}" style="color:#1d4ed8;text-decoration:none;">${esc(s.title)}</a>` : esc(s.title)}</td></tr>`,
+            `<tr><td valign="top" style="padding:2px 8px 6px 0;font-size:13px;color:#6b7280;width:28px;">[${i + 1}]</td><td style="padding:2px 0 6px 0;font-size:13px;line-height:1.5;">${webUrl(s.url) ? `<a href="${esc(s.url)}" style="color:#1d4ed8;text-decoration:none;">${esc(s.title)}</a>` : esc(s.title)}${s.coverage ? ` <span class="source-coverage" style="color:#6b7280;">· ${esc(t.coveredBy(s.coverage))}</span>` : ''}</td></tr>`,
         )
         .join('')}</table>`
     : '';
@@ -155,7 +163,11 @@ export function renderReportEmail(
     markdownToText(view.summary_text),
     ...(view.method === 'extractive' ? ['', t.extractive] : []),
     ...(view.sources.length
-      ? ['', `${t.sources}:`, ...view.sources.map((s, i) => `[${i + 1}] ${s.title} — ${s.url}`)]
+      ? [
+          '',
+          `${t.sources}:`,
+          ...view.sources.map((s, i) => `[${i + 1}] ${s.title}${coverageNote(s, t)} — ${s.url}`),
+        ]
       : []),
     '',
     `${t.cta}: ${view.siteUrl}`,
@@ -170,7 +182,7 @@ export function renderReportTelegram(view: ReportView, locale: ReportLocale): st
   const t = STRINGS[locale];
   const head = `${t.subject}: ${view.topicName} · ${weekLabel(view.weekStartDate, locale)}\n\n${view.title}\n\n`;
   const sources = view.sources.length
-    ? `\n\n${t.sources}:\n${view.sources.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}`).join('\n')}`
+    ? `\n\n${t.sources}:\n${view.sources.map((s, i) => `[${i + 1}] ${s.title}${coverageNote(s, t)}\n${s.url}`).join('\n')}`
     : '';
   const tail = `\n\n${t.cta}: ${view.siteUrl}`;
   let body = markdownToText(view.summary_text) + (view.method === 'extractive' ? `\n\n${t.extractive}` : '');

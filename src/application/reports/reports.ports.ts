@@ -61,6 +61,8 @@ export interface ArticleSource {
   id: string;
   title: string;
   url: string;
+  /** articles covering the source's work (its coverage_count, docs/decisions/0125-works.md); 0 when none */
+  coverage?: number;
 }
 
 export interface ReportRepository {

@@ -19,7 +19,7 @@ export interface WeeklyReportOut {
   created_at: string;
   /** how well the cited sentences are supported by their sources; null for older reports */
   grounding: Grounding | null;
-  sources: { id: string; title: string; url: string; public_article_id: string }[];
+  sources: { id: string; title: string; url: string; public_article_id: string; coverage: number }[];
 }
 
 const MEDIA_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -73,7 +73,13 @@ export class ReportsService {
       method: r.method,
       created_at: r.createdAt.toISOString(),
       grounding: r.grounding,
-      sources: sources.map((s) => ({ id: s.id, title: s.title, url: s.url, public_article_id: s.id })),
+      sources: sources.map((s) => ({
+        id: s.id,
+        title: s.title,
+        url: s.url,
+        public_article_id: s.id,
+        coverage: s.coverage ?? 0,
+      })),
     };
   }
 }

@@ -22,6 +22,16 @@ const MAX_COPY_CANDIDATES = 200;
 /** Articles of a work read at most when merging (a work of more is left as it is and logged). */
 const MAX_WORK_SIZE = 500;
 
+/** Articles per batch of a backlog at most (`works:link --batch`). */
+export const MAX_BACKLOG_BATCH = 1000;
+
+export interface BacklogProgress {
+  /** articles linked so far */
+  done: number;
+  /** the backlog's size (grows when articles arrive while it runs) */
+  total: number;
+}
+
 export interface LinkSummary {
   articles: number;
   /** works that gained members */
@@ -69,6 +79,41 @@ export class WorkLinker {
     if (!links.length) return [];
     await this.store.saveLinks(links);
     return this.store.articleIdsByIdentifiers([...new Set(links.flatMap((l) => [l.from, l.to]))]);
+  }
+
+  /**
+   * The backlog the tick never reaches (it looks one day back): every final article stored since
+   * `since` and never linked, `batch` articles at a time (oldest first, each batch one locked
+   * pass). Idempotent: a linked article is not read again, so a second run finds nothing, and an
+   * interrupted run goes on where it stopped.
+   */
+  async linkBacklog(
+    since: Date,
+    opts: { batch?: number; progress?: (p: BacklogProgress) => void } = {},
+  ): Promise<LinkSummary & { batches: number }> {
+    const batch = Math.max(1, Math.min(Math.floor(opts.batch ?? LINK_BATCH), MAX_BACKLOG_BATCH));
+    const summary = { articles: 0, merged: 0, coverage: 0, batches: 0 };
+    let total = await this.store.unlinkedCount(since);
+    let done = 0;
+    opts.progress?.({ done, total });
+    let previous = new Set<string>();
+    for (;;) {
+      const ids = await this.store.unlinked(since, batch);
+      // an article the linker cannot read (deleted meanwhile) is answered again: never loop on it
+      if (!ids.length || ids.every((id) => previous.has(id))) break;
+      const linked = await this.linkArticles(ids);
+      summary.articles += linked.articles;
+      summary.merged += linked.merged;
+      summary.coverage += linked.coverage;
+      summary.batches++;
+      previous = new Set(ids);
+      done += ids.length;
+      total = Math.max(total, done);
+      opts.progress?.({ done, total });
+    }
+    // fewer than counted (the tick linked some meanwhile): the backlog was that size
+    if (done < total) opts.progress?.({ done, total: done });
+    return summary;
   }
 
   /** Articles stored in the last day and never linked: for the tick that links what arrived. */

@@ -86,6 +86,8 @@ export interface WorkLinkStore {
   refreshCoverage(workIds: readonly string[]): Promise<void>;
   /** articles that have a final status, were stored since `since` and were never looked at */
   unlinked(since: Date, limit: number): Promise<string[]>;
+  /** how many articles `unlinked` would answer without a limit (a backlog's size, for its progress) */
+  unlinkedCount(since: Date): Promise<number>;
   /** ids of articles carrying one of these identifiers, for linking them again */
   articleIdsByIdentifiers(keys: readonly IdentifierKey[]): Promise<string[]>;
 }

@@ -10,6 +10,10 @@ const ArticleSourceOut = Type.Object({
   title: Type.String(),
   url: Type.String(),
   public_article_id: Uuid(),
+  coverage: Type.Integer({
+    minimum: 0,
+    description: 'articles covering the work the source belongs to (its coverage_count); 0 when none',
+  }),
 });
 const Support = Type.Union([Type.Literal('supported'), Type.Literal('partial'), Type.Literal('unsupported')]);
 const GroundingOut = Type.Object(

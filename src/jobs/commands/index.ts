@@ -4,6 +4,7 @@ import { viewCommands } from './views.command.js';
 import { reportCommands } from './reports.command.js';
 import { scrapeCommands } from './scrape.command.js';
 import { metricCommands } from './metrics.command.js';
+import { workCommands } from './works.command.js';
 
 /** Every CLI command; each area adds its `<area>.command.ts` here. */
 export const commands: Record<string, Command> = {
@@ -12,4 +13,5 @@ export const commands: Record<string, Command> = {
   ...reportCommands,
   ...scrapeCommands,
   ...metricCommands,
+  ...workCommands,
 };

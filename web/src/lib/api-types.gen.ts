@@ -8889,6 +8889,8 @@ export interface paths {
                 /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
                 method: 'model' | 'extractive';
                 sources: {
+                  /** @description articles covering the work the source belongs to (its coverage_count); 0 when none */
+                  coverage: number;
                   /** Format: uuid */
                   id: string;
                   /** Format: uuid */
@@ -9003,6 +9005,8 @@ export interface paths {
               /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
               method: 'model' | 'extractive';
               sources: {
+                /** @description articles covering the work the source belongs to (its coverage_count); 0 when none */
+                coverage: number;
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
@@ -9120,6 +9124,8 @@ export interface paths {
               /** @description how the report was written: model (a language model) or extractive (without one: each cited article's own best sentence, quoted) */
               method: 'model' | 'extractive';
               sources: {
+                /** @description articles covering the work the source belongs to (its coverage_count); 0 when none */
+                coverage: number;
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */

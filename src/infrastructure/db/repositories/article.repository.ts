@@ -121,11 +121,36 @@ export function whereOf(f: ArticleFilter, phraseCandidates: number | null = null
       sql`exists (select 1 from favorites f where f.article_id = a.id and f.user_id = ${f.favoritesOf})`,
     );
   // one row per work: an article alone in its work, or the head of its work (docs/decisions/0125-works.md)
-  if (f.collapse === 'work')
-    parts.push(
-      sql`(a.work_id is null or exists (select 1 from works w where w.id = a.work_id and w.head_article_id = a.id))`,
-    );
+  if (f.collapse === 'work') parts.push(collapseToWork(f));
   return sql.join(parts, sql` and `);
+}
+
+/**
+ * One row per work: an article alone in its work, or its work's head. A topic or source filter the
+ * head does not pass would hide the whole work although a version passes it (a preprint in the
+ * topic, its journal version only in another): then the work's first version (by id) passing the
+ * filter stands for it. Marks (read, favorite) are on every version (decision 0143), so the unread
+ * and favorites filters need no such care; a search matching only a non-head version still does
+ * not show the work (decision 0125).
+ */
+function collapseToWork(f: ArticleFilter): SQL {
+  const passes = (alias: string): SQL | null => {
+    const parts: SQL[] = [];
+    const col = sql.raw(alias);
+    if (f.topicId)
+      parts.push(
+        sql`exists (select 1 from article_topics vt where vt.article_id = ${col}.id and vt.topic_id = ${f.topicId})`,
+      );
+    if (f.source) parts.push(sql`${col}.source = ${f.source}`);
+    if (f.sourceId) parts.push(sql`${col}.source_id = ${f.sourceId}`);
+    return parts.length ? sql.join(parts, sql` and `) : null;
+  };
+  const headPasses = passes('h');
+  if (!headPasses)
+    return sql`(a.work_id is null or exists (select 1 from works w where w.id = a.work_id and w.head_article_id = a.id))`;
+  return sql`(a.work_id is null or exists (select 1 from works w where w.id = a.work_id and (w.head_article_id = a.id or (
+    not exists (select 1 from articles h where h.id = w.head_article_id and ${headPasses})
+    and not exists (select 1 from articles o where o.work_id = a.work_id and o.id < a.id and ${passes('o')})))))`;
 }
 
 /**

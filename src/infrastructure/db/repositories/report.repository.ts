@@ -11,6 +11,7 @@ import type {
 import { reportMethodOf } from '../../../domain/reports.js';
 import type { Db } from '../client.js';
 import {
+  articleMetrics,
   articles,
   notificationDeliveries,
   notificationSettings,
@@ -91,10 +92,16 @@ export class DrizzleReportRepository implements ReportRepository {
 
   async sources(ids: string[]): Promise<ArticleSource[]> {
     if (!ids.length) return [];
-    return this.db
-      .select({ id: articles.id, title: articles.title, url: articles.url })
+    // a work's coverage is written on every member as coverage_count (docs/decisions/0125-works.md)
+    const rows = await this.db
+      .select({ id: articles.id, title: articles.title, url: articles.url, coverage: articleMetrics.value })
       .from(articles)
+      .leftJoin(
+        articleMetrics,
+        and(eq(articleMetrics.articleId, articles.id), eq(articleMetrics.metricKey, 'coverage_count')),
+      )
       .where(inArray(articles.id, ids));
+    return rows.map((r) => ({ ...r, coverage: Math.max(0, Math.round(Number(r.coverage ?? 0))) }));
   }
 }
 

@@ -327,11 +327,16 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
 
   async unlinked(since: Date, limit: number): Promise<string[]> {
     return rowsOf<{ id: string }>(
-      await this.db.execute(sql`select a.id from articles a
-        where a.scraped_at >= ${since.toISOString()} and a.processing_status not in ('new', 'analyzed')
-          and not exists (select 1 from work_fingerprints f where f.article_id = a.id)
+      await this.db.execute(sql`select a.id from articles a where ${unlinkedSince(since)}
         order by a.scraped_at, a.id limit ${limit}`),
     ).map((r) => r.id);
+  }
+
+  async unlinkedCount(since: Date): Promise<number> {
+    const [row] = rowsOf<{ n: number | string }>(
+      await this.db.execute(sql`select count(*)::int as n from articles a where ${unlinkedSince(since)}`),
+    );
+    return Number(row?.n ?? 0);
   }
 
   async work(id: string, maxCoverage: number) {
@@ -386,3 +391,8 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     };
   }
 }
+
+/** final articles stored since `since` that the linker never looked at (no fingerprint row) */
+const unlinkedSince = (since: Date) =>
+  sql`a.scraped_at >= ${since.toISOString()} and a.processing_status not in ('new', 'analyzed')
+    and not exists (select 1 from work_fingerprints f where f.article_id = a.id)`;

@@ -84,6 +84,15 @@ export function ListFilters({ state, signedIn, metrics, update }: Props) {
             </label>
           </>
         )}
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={state.allVersions}
+            onChange={(e) => update({ versions: e.target.checked ? 'all' : null })}
+            data-testid="all-versions"
+          />
+          {t('articles.allVersions')}
+        </label>
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import type { ArticleListQuery, MarkReadFilter } from '../../../lib/api-types';
 
 /**
  * Everything about the list lives in the URL (`/articles?topic=&sort=&order=&page=&q=&tag=&source=
- * &favorites=1&unread=1`), so a link, a reload, the back button and the reader view's `from`
+ * &favorites=1&unread=1&versions=all`), so a link, a reload, the back button and the reader view's `from`
  * parameter all restore the same list. This module is the one reading and writing that state.
  */
 export const PAGE_SIZE = 20;
@@ -22,6 +22,11 @@ export interface ListState {
   source?: string;
   favoritesOnly: boolean;
   unreadOnly: boolean;
+  /**
+   * every version of a work as its own card (`versions=all`); by default one card per work, its best
+   * version, whose "N versions" opens the others (docs/decisions/0125-works.md)
+   */
+  allVersions: boolean;
 }
 
 export function readListState(
@@ -45,6 +50,7 @@ export function readListState(
     source: params.get('source') || undefined,
     favoritesOnly: opts.signedIn && params.get('favorites') === '1',
     unreadOnly: opts.signedIn && params.get('unread') === '1',
+    allVersions: params.get('versions') === 'all',
   };
 }
 
@@ -59,6 +65,7 @@ export function toApiQuery(s: ListState, page = s.page): ArticleListQuery {
     q: s.q,
     tag: s.tag,
     source: s.source,
+    collapse: s.allVersions ? undefined : 'work',
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
   };

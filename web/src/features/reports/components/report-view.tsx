@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useI18n } from '../../../lib/i18n';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatNumber } from '../../../lib/format';
 import type { WeeklyReport } from '../api/reports';
 import { Markdown } from './markdown';
 import { Quote, ShieldCheck } from 'lucide-react';
@@ -97,6 +97,13 @@ export function ReportView({ report }: { report: WeeklyReport }) {
                 <a href={s.url} target="_blank" rel="noopener noreferrer" className="source-url">
                   {hostOf(s.url)}
                 </a>
+                {/* the work the source stands for, covered by other articles (docs/decisions/0125-works.md) */}
+                {s.coverage > 0 && (
+                  <span className="source-coverage" data-testid="source-coverage">
+                    {' · '}
+                    {t('reports.coveredBy', { count: formatNumber(s.coverage, locale) })}
+                  </span>
+                )}
               </li>
             ))}
           </ol>
