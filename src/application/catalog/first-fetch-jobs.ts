@@ -18,8 +18,8 @@ export interface FirstFetchSources {
 /**
  * A new source's first read as a durable job (one per source, keyed by it, on the
  * `source.first-fetch` queue), queued when the admin asked for it while another scraper run was
- * under way: a worker starts the source's run as soon as no run is under way, tried again with
- * backoff (3 s, doubled, at most 5 min apart, for about an hour) while one is. It lives in the
+ * under way: a worker starts the source's run as soon as no run is under way, tried again every 5 s
+ * (no backoff: it waits, nothing failed) for an hour while one is. It lives in the
  * database, so a restart loses nothing; past the last try the schedule reads the source anyway (a
  * source never read is due). A source that was read meanwhile, disabled or deleted is left alone.
  */
@@ -33,8 +33,6 @@ export class FirstFetchJobs {
       sources: FirstFetchSources;
       startRun: StartRun;
       logger: Logger;
-      /** first retry delay (doubled per retry); tests shorten it */
-      retryDelaySeconds?: number;
     },
   ) {}
 
@@ -42,8 +40,10 @@ export class FirstFetchJobs {
     return (this.defined ??= this.d.queue
       .define({
         name: FIRST_FETCH_QUEUE,
-        retryLimit: 20,
-        retryDelaySeconds: this.d.retryDelaySeconds ?? 3,
+        // waiting for a run to end, not failing: every 5 s, for an hour
+        retryLimit: 720,
+        retryDelaySeconds: 5,
+        retryBackoff: false,
         expireInSeconds: 120,
         exclusiveKeys: true,
       })
