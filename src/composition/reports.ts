@@ -11,6 +11,7 @@ import { DrizzleReportInputs } from '../infrastructure/db/repositories/report-in
 import { SmtpMailer } from '../infrastructure/mail/smtp-mailer.js';
 import { LocalMediaStorage } from '../infrastructure/storage/local-media-storage.js';
 import { S3MediaStorage } from '../infrastructure/storage/s3-media-storage.js';
+import { nextCronTick } from '../infrastructure/queue/cron.js';
 import type { AreaWiring, WiringContext } from './context.js';
 import { sendingCompletedReports } from './webhooks.js';
 import type { WebhookDeliveries } from '../application/webhooks/webhook-delivery.js';
@@ -53,8 +54,14 @@ export const wireReports = (
     logger,
     jobLock: ctx.jobLock,
   });
+  // the schedule main.ts gives the scheduler: WEEKLY_REPORT_CRON, unless SCHEDULER_ENABLED=false
+  const { weeklyReportCron: cron, schedulerEnabled } = config.jobs;
+  const nextDue = () => {
+    const at = schedulerEnabled ? nextCronTick(cron, ctx.clock.now()) : null;
+    return at ? { cron, at } : null;
+  };
   return {
-    services: { reports: new ReportsService(reports, media) },
+    services: { reports: new ReportsService(reports, media, nextDue) },
     weeklyReports,
   };
 };

@@ -64,6 +64,28 @@ describe.sequential('admin catalog and jobs in Chromium', () => {
       .poll(() => scrapeRow.innerText(), { timeout: 30_000 })
       .toMatch(/Scrape sources[\s\S]*(Completed|Failed)/);
     expect(await scrapeRow.innerText()).toContain('sources read');
+    // the summary leads with what matters: the new articles, then the failures (the one source
+    // has no such host), marked as failures; the other counts after them
+    const counts = await scrapeRow.locator('.run-counts > span').allInnerTexts();
+    expect(counts[0]).toMatch(/^new articles: 0$/);
+    expect(counts[1]).toMatch(/^ · sources failed: 1$/);
+    expect(await scrapeRow.locator('.run-counts > span').nth(1).getAttribute('class')).toBe(
+      'run-count-failed',
+    );
+    expect(counts.slice(2).join('')).not.toMatch(/failed/);
+    await scrapeRow.getByRole('button', { name: 'Details' }).click();
+    const summary = page.locator('dl.run-summary > div');
+    await expect.poll(() => summary.count()).toBeGreaterThan(3);
+    const detail = await summary.locator('dt').allInnerTexts();
+    expect(detail[0]).toBe('new articles');
+    // every failure count comes right after it, before any other count
+    const firstOther = detail.findIndex((label, i) => i > 0 && !/failed/.test(label));
+    expect(firstOther).toBeGreaterThan(1);
+    expect(detail.slice(firstOther).filter((label) => /failed/.test(label))).toEqual([]);
+    expect(detail).toContain('sources failed');
+    expect(await page.locator('dl.run-summary > div.run-count-failed dt').allInnerTexts()).toEqual([
+      'sources failed',
+    ]);
 
     const reports = page.getByTestId('job-reports');
     await reports.getByRole('button', { name: 'Start' }).click();

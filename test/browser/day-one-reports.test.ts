@@ -113,6 +113,8 @@ beforeAll(async () => {
       OPENALEX_API_URL: notFound.url,
       CROSSREF_API_URL: notFound.url,
       CITATION_REQUESTS_PER_SECOND: '1000',
+      // as `npm start` runs: the weekly report on its default schedule
+      SCHEDULER_ENABLED: 'true',
     },
   });
 });
@@ -178,17 +180,33 @@ describe.sequential('day one without a language model, in Chromium', () => {
 
   it('the weekly report is an extractive digest citing the real papers, labelled in en and zh-TW', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
-    // before the run: the papers are last week's, so the page promises nothing for next Monday...
+    // the page says what the server's schedule says (WEEKLY_REPORT_CRON's next tick)
+    const schedule = (await env.api.app.inject({ url: '/weekly-reports/schedule' })).json<{
+      next_due_at: string;
+      cron: string;
+    }>();
+    expect(schedule.cron).toBe('0 8 * * 1');
+    const due = new Date(schedule.next_due_at);
+    const weekday = due.toLocaleDateString('en-US', { weekday: 'long' });
+    const year = String(due.getFullYear());
+    // before the run: the papers are last week's, so the page promises nothing for the next one...
     await page.goto(`/reports?topic=${topicId}`);
     await expect
       .poll(() => page.getByTestId('no-report-week').innerText())
-      .toMatch(/^No article of this week yet: the next report \(.+, 08:00 UTC\) is written only if/);
+      .toMatch(/^No article of this week yet: the next report \(.+\) is written only if/);
+    expect(await page.getByTestId('no-report').getAttribute('data-due')).toBe(schedule.next_due_at);
+    const week = await page.getByTestId('no-report-week').innerText();
+    expect(week).toContain(weekday);
+    expect(week).toContain(year);
     // ...while a topic with an article of this week is promised its report
     const db = env.api.container.database.db;
     const busy = await makeTopic(db, { name: 'Busy topic', slug: `busy-${Date.now()}` });
     await makeArticle(db, { topicId: busy.id, publishedAt: new Date() });
     await page.goto(`/reports?topic=${busy.id}`);
-    await expect.poll(() => page.getByTestId('no-report').innerText()).toContain('The next report is due');
+    await expect
+      .poll(() => page.getByTestId('no-report-schedule').innerText())
+      .toMatch(new RegExp(`^The next report is due ${weekday}, .*${year}.*\\.$`));
+    expect(await page.getByTestId('no-report').getAttribute('data-due')).toBe(schedule.next_due_at);
     expect(await page.getByTestId('no-report-week').count()).toBe(0);
 
     await page.goto('/admin/jobs');

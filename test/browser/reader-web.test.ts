@@ -48,17 +48,20 @@ describe.sequential('reader web app', () => {
     await guest.context.close();
   });
 
-  it('a topic without reports says when the next one is due (Monday 08:00 UTC)', async () => {
+  it('a topic without reports: with the scheduler off, says reports are written on demand (en, zh-TW)', async () => {
+    // the test service runs without a scheduler (SCHEDULER_ENABLED=false): the server says no report is due
+    const schedule = await env.api.app.inject({ url: '/weekly-reports/schedule' });
+    expect(schedule.json()).toEqual({ next_due_at: null, cron: null });
     const topic = await makeTopic(db(), { name: 'Reportless' });
     const { page, context } = await env.newContext();
     await page.goto(`/reports?topic=${topic.id}`);
     const none = page.getByTestId('no-report');
-    await expect.poll(() => none.innerText()).toContain('08:00 UTC');
-    const due = new Date((await none.getAttribute('data-due'))!);
-    expect(due.getUTCDay()).toBe(1);
-    expect(due.getUTCHours()).toBe(8);
-    expect(due.getTime() - Date.now()).toBeGreaterThan(0);
-    expect(due.getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+    await expect
+      .poll(() => page.getByTestId('no-report-schedule').innerText())
+      .toBe('Reports are not written on a schedule on this site: an administrator writes them on demand.');
+    // no date is promised
+    expect(await none.getAttribute('data-due')).toBe('');
+    expect(await none.innerText()).not.toMatch(/due|UTC/);
     // the topic's report feed is linked from the page and its head
     expect(await page.getByTestId('report-feed').getAttribute('href')).toBe(
       `/feeds/reports/${topic.id}.atom`,
@@ -67,7 +70,7 @@ describe.sequential('reader web app', () => {
       await page.locator('head link[rel="alternate"][type="application/atom+xml"]').getAttribute('href'),
     ).toBe(`/feeds/reports/${topic.id}.atom`);
     await toZh(page);
-    await expect.poll(() => none.innerText()).toContain('下一份報告');
+    await expect.poll(() => none.innerText()).toContain('本站不依排程撰寫報告');
     await context.close();
   });
 

@@ -26,7 +26,8 @@ const PUBLIC: [string, RegExp][] = [
   // "forgot password" and the reset link's new password (issue 25)
   ['POST', /^\/auth\/password-reset(\/confirm)?$/],
   ['GET', /^\/auth\/registration$/],
-  ['GET', /^\/weekly-reports(\/(latest|by-week))?$/],
+  // the reports and when the next one is due (the reports page says so to everyone)
+  ['GET', /^\/weekly-reports(\/(latest|by-week|schedule))?$/],
   ['GET', /^\/metric-definitions$/],
   // what sorting by a metric can order: public like the list it annotates
   ['GET', /^\/articles\/metric-coverage$/],

@@ -6,6 +6,9 @@ import { startAndWait, waitForRun } from '../helpers/runs.js';
 import { HttpPeer } from '../peers/http-peer.js';
 import { DrizzleSourceFetchRepository } from '../../src/infrastructure/db/repositories/source-fetch.repository.js';
 import { SOURCE_FETCHES_KEPT } from '../../src/domain/catalog.js';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/infrastructure/db/client.js';
+import { FIRST_FETCH_QUEUE } from '../../src/application/catalog/first-fetch-jobs.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/feeds/${path}`, import.meta.url));
 const RSS = fixture('node-feedparser/rss2sample.xml');
@@ -84,6 +87,14 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     await peer.stop();
   });
 
+  /** first fetch jobs of the source waiting or running in the queue (pg-boss's own table) */
+  const queuedFirstFetches = async (sourceId: string) =>
+    rowsOf<{ n: number }>(
+      await t.container.database.db.execute(
+        sql`select count(*)::int as n from pgboss.job where name = ${FIRST_FETCH_QUEUE}
+            and data->>'sourceId' = ${sourceId} and state in ('created', 'retry', 'active')`,
+      ),
+    )[0]!.n;
   const preview = (url: string) =>
     t.app.inject({ method: 'POST', url: '/admin/sources/preview', headers: admin, payload: { url } });
   const create = (payload: Record<string, unknown>) =>
@@ -333,7 +344,9 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     >();
     expect(later.first_fetch_run_id).toBeNull();
 
-    // another run under way: the new source is read as soon as that one has ended
+    // another run under way: the new source's first read is a queued job, which the worker (as
+    // `npm start` runs it) starts as soon as that run has ended
+    for (const w of t.container.workers.filter((w) => w.name === 'source-first-fetch')) await w.ready!();
     const busy = (
       await create({ name: 'Busy first', url: `${peer.url}/feed.xml?held&busyfirst` })
     ).json<SourceBody>();
@@ -352,19 +365,25 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
         fetch_now: true,
       });
       expect(queued.json<{ first_fetch_run_id: string | null }>().first_fetch_run_id).toBeNull();
+      // queued, not an in-process retry: the job waits in the database
+      expect(await queuedFirstFetches(queued.json<SourceBody>().id)).toBe(1);
       const reads = () => peer.requests.filter((r) => r.query.has('queued')).length;
       const probed = reads();
+      // nothing is read while the run is under way
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(reads()).toBe(probed);
       release();
-      await expect.poll(reads, { timeout: 20_000, interval: 200 }).toBeGreaterThan(probed);
+      await expect.poll(reads, { timeout: 60_000, interval: 200 }).toBeGreaterThan(probed);
       await expect
         .poll(
           async () =>
             (await t.app.inject({ url: '/admin/sources', headers: admin }))
               .json<SourceBody[]>()
               .find((x) => x.id === queued.json<SourceBody>().id)?.last_fetch?.http_status,
-          { timeout: 20_000, interval: 200 },
+          { timeout: 60_000, interval: 200 },
         )
         .toBe(200);
+      await expect.poll(() => queuedFirstFetches(queued.json<SourceBody>().id)).toBe(0);
     } finally {
       release();
       held = null;

@@ -1,5 +1,6 @@
-import { AppError, invalid } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
 import type { FeedProblem, FeedProblemCode, SourceFetch, SourceKind } from '../../domain/catalog.js';
+import type { FirstFetchJobs } from './first-fetch-jobs.js';
 import type { CatalogService, SourceOut } from './catalog.service.js';
 import type {
   DiscoveredFeed,
@@ -76,9 +77,6 @@ export interface SourceInput {
 
 /** fetch results GET /admin/sources/{id}/fetches answers */
 export const FETCH_HISTORY = 20;
-/** a new source's first read waits this long between tries while another run is under way */
-const FIRST_FETCH_RETRY_MS = 3000;
-const FIRST_FETCH_PATIENCE_MS = 10 * 60_000;
 
 const fetchOut = (f: SourceFetch): SourceFetchOut => ({
   id: f.id,
@@ -140,6 +138,7 @@ export class SourcesService {
     private readonly probe: FeedProbe,
     private readonly fetches: SourceFetchHistory,
     private readonly startRun: StartRun,
+    private readonly firstFetches: Pick<FirstFetchJobs, 'enqueue'>,
   ) {}
 
   async list(topicId?: string): Promise<SourceView[]> {
@@ -181,33 +180,18 @@ export class SourcesService {
   }
 
   /**
-   * Starts the first read of a new source; while another scraper run is under way it is tried again
-   * every FIRST_FETCH_RETRY_MS until that run has ended (for FIRST_FETCH_PATIENCE_MS at most; after
-   * that the schedule reads it, as a source never read is due).
+   * Starts the first read of a new source; while another scraper run is under way it is queued
+   * instead (a durable job: FirstFetchJobs), which starts it once that run has ended. Null: queued.
    */
   private async startFirstFetch(id: string): Promise<string | null> {
-    const attempt = async () => {
-      try {
-        return (await this.startRun({ kind: 'source', sourceId: id })).run_id;
-      } catch (err) {
-        if (err instanceof AppError && err.kind === 'Conflict') return null;
-        throw err;
-      }
-    };
-    const first = await attempt().catch(() => null);
-    if (first === null) {
-      const until = Date.now() + FIRST_FETCH_PATIENCE_MS;
-      const retry = () =>
-        setTimeout(() => {
-          void attempt()
-            .catch(() => 'given up')
-            .then((r) => {
-              if (r === null && Date.now() < until) retry();
-            });
-        }, FIRST_FETCH_RETRY_MS).unref();
-      retry();
+    try {
+      return (await this.startRun({ kind: 'source', sourceId: id })).run_id;
+    } catch {
+      // a run under way (409) or a start that failed: the job tries again. The source is saved
+      // whatever happens here; were the queue down too, the schedule reads it (never read: due)
+      await this.firstFetches.enqueue(id).catch(() => false);
+      return null;
     }
-    return first;
   }
 
   /** Edits a source; a changed URL is checked like a new one unless `force`. */

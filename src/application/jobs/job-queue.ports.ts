@@ -9,8 +9,10 @@ export interface QueueDefinition {
   name: string;
   /** retries after a failed attempt (attempts = retryLimit + 1) */
   retryLimit: number;
-  /** first retry delay; doubled per retry (exponential backoff with jitter) */
+  /** first retry delay; doubled per retry (exponential backoff with jitter) unless `retryBackoff: false` */
   retryDelaySeconds: number;
+  /** false: every retry waits `retryDelaySeconds` (a job that waits for something, not a failure) */
+  retryBackoff?: boolean;
   /** a running job that stops sending heartbeats (its process died) is retried after this */
   heartbeatSeconds?: number;
   /** an attempt running longer than this is failed (and retried) */

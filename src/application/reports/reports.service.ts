@@ -22,6 +22,17 @@ export interface WeeklyReportOut {
   sources: { id: string; title: string; url: string; public_article_id: string; coverage: number }[];
 }
 
+/** GET /weekly-reports/schedule */
+export interface ReportScheduleOut {
+  /** the next scheduled run of the weekly report job; null when this site writes none on a schedule */
+  next_due_at: string | null;
+  /** the cron expression it follows (WEEKLY_REPORT_CRON); null when not scheduled */
+  cron: string | null;
+}
+
+/** when the weekly report job runs next by the configured schedule, or null when it is not scheduled */
+export type NextReportDue = () => { cron: string; at: Date } | null;
+
 const MEDIA_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 /** The public read side of weekly reports, and the media files they link to. */
@@ -29,7 +40,14 @@ export class ReportsService {
   constructor(
     private readonly reports: ReportRepository,
     private readonly media: MediaStorage,
+    private readonly nextDue: NextReportDue = () => null,
   ) {}
+
+  /** when the next weekly report is due (the scheduler's next tick), or nulls when none is scheduled */
+  schedule(): ReportScheduleOut {
+    const due = this.nextDue();
+    return { next_due_at: due?.at.toISOString() ?? null, cron: due?.cron ?? null };
+  }
 
   async list(q: { topicId: string; limit?: number; offset?: number; locale?: ReportLocale }) {
     const limit = q.limit ?? 10;

@@ -144,6 +144,30 @@ export const reportsRoutes =
     );
 
     app.get(
+      '/weekly-reports/schedule',
+      {
+        schema: {
+          tags: ['weekly-reports'],
+          summary: 'When the next weekly report is due',
+          description:
+            'The next tick of the weekly report schedule (WEEKLY_REPORT_CRON, in the time zone of ' +
+            'the service), or nulls when this site writes reports only on demand ' +
+            '(SCHEDULER_ENABLED=false). A week without articles of a topic gets no report.',
+          response: {
+            200: Type.Object(
+              {
+                next_due_at: Nullable(DateTime()),
+                cron: Nullable(Type.String({ description: 'the schedule followed' })),
+              },
+              { title: 'ReportSchedule' },
+            ),
+          },
+        },
+      },
+      async () => r.schedule(),
+    );
+
+    app.get(
       '/weekly-reports/by-week',
       {
         schema: {

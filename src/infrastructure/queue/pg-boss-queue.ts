@@ -91,8 +91,9 @@ export class PgBossJobQueue implements JobQueue {
     const options = {
       retryLimit: q.retryLimit,
       retryDelay: q.retryDelaySeconds,
-      retryBackoff: true,
-      retryDelayMax: 300,
+      retryBackoff: q.retryBackoff ?? true,
+      // pg-boss refuses a maximum without backoff
+      ...(q.retryBackoff === false ? {} : { retryDelayMax: 300 }),
       expireInSeconds: q.expireInSeconds ?? 900,
       // pg-boss refuses an undefined deadLetter in updateQueue: absent when the queue has none
       ...(q.deadLetter ? { deadLetter: deadQueue(q.name) } : {}),
@@ -103,7 +104,7 @@ export class PgBossJobQueue implements JobQueue {
       ...(q.heartbeatSeconds ? { heartbeatSeconds: q.heartbeatSeconds } : {}),
       policy: q.exclusiveKeys ? 'exclusive' : 'standard',
     });
-    const { retryDelayMax: _max, ...updatable } = options;
+    const { retryDelayMax: _max, ...updatable } = options as typeof options & { retryDelayMax?: number };
     await boss.updateQueue(q.name, updatable);
   }
 

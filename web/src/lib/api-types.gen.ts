@@ -9163,6 +9163,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/weekly-reports/schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * When the next weekly report is due
+     * @description The next tick of the weekly report schedule (WEEKLY_REPORT_CRON, in the time zone of the service), or nulls when this site writes reports only on demand (SCHEDULER_ENABLED=false). A week without articles of a topic gets no report.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              cron: string | null;
+              next_due_at: string | null;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/works/{id}': {
     parameters: {
       query?: never;

@@ -43,6 +43,7 @@ export type User = ApiResponse<'/auth/me'>;
 export type MetricDefinition = ApiResponse<'/metric-definitions'>[number];
 export type WeeklyReport = NonNullable<ApiResponse<'/weekly-reports/latest'>>;
 export type WeeklyReportPage = ApiResponse<'/weekly-reports'>;
+export type ReportSchedule = ApiResponse<'/weekly-reports/schedule'>;
 export type ErrorBody = ApiResponse<'/articles', 'get', 422>;
 export type Work = ApiResponse<'/works/{id}'>;
 export type WorkVersion = Work['versions'][number];

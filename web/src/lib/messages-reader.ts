@@ -58,9 +58,11 @@ export const readerEn = {
   'nav.unread': '{count} unread',
   'reports.feed': 'Atom feed of the reports',
   'reports.feedTitle': '{topic}: weekly reports (Atom)',
-  'reports.nextDue': 'The next report is due {date} at 08:00 UTC (every Monday).',
+  'reports.nextDue': 'The next report is due {date}.',
   'reports.nextIfArticles':
-    'No article of this week yet: the next report ({date}, 08:00 UTC) is written only if articles arrive by then.',
+    'No article of this week yet: the next report ({date}) is written only if articles arrive by then.',
+  'reports.notScheduled':
+    'Reports are not written on a schedule on this site: an administrator writes them on demand.',
   'reports.chooseTopicFirst': 'Choose a topic to see its reports.',
   'reports.noTopics': 'There are no topics yet, so there are no reports.',
   'reports.archiveEmpty': 'No reports yet.',
@@ -151,9 +153,9 @@ export const readerZhTW: Record<keyof typeof readerEn, string> = {
   'nav.unread': '{count} 篇未讀',
   'reports.feed': '報告的 Atom 訂閱',
   'reports.feedTitle': '{topic}：每週報告（Atom）',
-  'reports.nextDue': '下一份報告預計於 {date} 08:00 UTC 發布（每週一）。',
-  'reports.nextIfArticles':
-    '本週還沒有文章：下一份報告（{date} 08:00 UTC）只有在那之前有文章進來時才會發布。',
+  'reports.nextDue': '下一份報告預計於 {date} 發布。',
+  'reports.nextIfArticles': '本週還沒有文章：下一份報告（{date}）只有在那之前有文章進來時才會發布。',
+  'reports.notScheduled': '本站不依排程撰寫報告：由管理員視需要撰寫。',
   'reports.chooseTopicFirst': '請選擇主題以檢視其報告。',
   'reports.noTopics': '目前還沒有主題，因此沒有報告。',
   'reports.archiveEmpty': '目前還沒有報告。',

@@ -184,8 +184,6 @@ const en = {
   'admin.jobs.running': 'Running…',
   'admin.jobs.result': 'Result',
   'admin.jobs.status': 'Status: {status}',
-  'admin.jobs.refreshSummary':
-    '{articles} articles checked: {updated} values updated, {unchanged} unchanged, {failed} failed.',
   'admin.jobs.bySource': 'Values by source: {sources}.',
   'admin.jobs.noValue': 'no value',
 } as const;
@@ -375,8 +373,6 @@ const zhTW = {
   'admin.jobs.running': '執行中…',
   'admin.jobs.result': '結果',
   'admin.jobs.status': '狀態：{status}',
-  'admin.jobs.refreshSummary':
-    '已檢查 {articles} 篇文章：{updated} 個數值已更新、{unchanged} 個未變更、{failed} 個失敗。',
   'admin.jobs.bySource': '各來源的數值：{sources}。',
   'admin.jobs.noValue': '無數值',
 };
