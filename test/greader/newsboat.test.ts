@@ -6,11 +6,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { webRoleInFront } from '../helpers/web-role.js';
 import { makeArticle, makeSource, makeTopic } from '../helpers/article-factories.js';
 import { makeToken } from '../mcp/mcp-helpers.js';
-import { buildWebServer } from '../../src/web/web-server.js';
 import { longItemId } from '../../src/domain/greader.js';
 
 const run = promisify(execFile);
@@ -45,15 +44,7 @@ describe.skipIf(!hasNewsboat && !process.env.CI)('newsboat syncs through the Goo
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const apiUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    web = await buildWebServer(pino({ level: 'silent' }), {
-      apiUrl,
-      trustedProxies: ['127.0.0.1'],
-      timeoutMs: 10_000,
-      distDir: join(tmpdir(), 'no-such-dist'),
-      secureCookie: false,
-    });
-    webUrl = await web.listen({ host: '127.0.0.1', port: 0 });
+    ({ web, webUrl } = await webRoleInFront(t));
     email = `newsboat-${Date.now()}@example.test`;
     session = await t.login('user', email);
     token = (await makeToken(t, session, 'write')).token;

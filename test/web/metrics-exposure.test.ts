@@ -1,12 +1,9 @@
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { buildWebServer } from '../../src/web/web-server.js';
 import { isInternalOnly } from '../../src/web/proxy-path.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { webRoleInFront } from '../helpers/web-role.js';
 
 /**
  * GET /metrics is for a Prometheus on the internal network. The web role (internet-facing) reaches
@@ -21,15 +18,7 @@ describe('/metrics is not answered through the web role, and the api judges the 
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { METRICS_COLLECTOR: 'true' } });
-    const apiUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    web = await buildWebServer(pino({ level: 'silent' }), {
-      apiUrl,
-      trustedProxies: ['loopback'],
-      timeoutMs: 5000,
-      distDir: join(tmpdir(), 'no-such-dist'),
-      secureCookie: false,
-    });
-    webUrl = await web.listen({ port: 0, host: '127.0.0.1' });
+    ({ web, webUrl } = await webRoleInFront(t, { trustedProxies: ['loopback'], timeoutMs: 5000 }));
   });
   afterAll(async () => {
     await web?.close();

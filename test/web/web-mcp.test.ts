@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { buildWebServer } from '../../src/web/web-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { webRoleInFront } from '../helpers/web-role.js';
 import { insertArticle, insertTopic } from '../helpers/report-factories.js';
 import { call, callError, connect, makeToken } from '../mcp/mcp-helpers.js';
 
@@ -29,15 +28,7 @@ describe('web role: /mcp with a personal access token', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const apiUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    web = await buildWebServer(pino({ level: 'silent' }), {
-      apiUrl,
-      trustedProxies: ['127.0.0.1'],
-      timeoutMs: 10_000,
-      distDir: '/nonexistent-dist',
-      secureCookie: false,
-    });
-    webUrl = await web.listen({ host: '127.0.0.1', port: 0 });
+    ({ web, webUrl } = await webRoleInFront(t));
     const topic = await insertTopic(t.container.database.db, 'Fusion');
     article = await insertArticle(t.container.database.db, topic.id, { title: 'A stellarator record' });
     reader = await t.login('user');
