@@ -58,8 +58,13 @@ describe.sequential('admin catalog and jobs in Chromium', () => {
   it('starts a scrape and lists its run with status and counts; the weekly report job answers too', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     await page.goto('/admin/jobs');
+    // the run this click starts, not the source's first fetch (a run of its own, listed too)
+    const started = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith('/api/proxy/admin/scraper/runs'),
+    );
     await page.getByTestId('job-scrape').getByRole('button', { name: 'Start' }).click();
-    const scrapeRow = page.locator('[data-testid="run-row"][data-kind="scrape"]').first();
+    const { run_id: runId } = (await (await started).json()) as { run_id: string };
+    const scrapeRow = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
     await expect
       .poll(() => scrapeRow.innerText(), { timeout: 30_000 })
       .toMatch(/Scrape sources[\s\S]*(Completed|Failed)/);

@@ -74,6 +74,7 @@ export function RunHistory({ onOpen, selected }: { onOpen: (id: string) => void;
                   key={run.id}
                   data-testid="run-row"
                   data-kind={run.kind}
+                  data-run-id={run.id}
                   aria-selected={run.id === selected}
                 >
                   <td data-label={t('jobs.col.job')}>
