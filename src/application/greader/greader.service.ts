@@ -496,6 +496,9 @@ export class GoogleReaderService {
         sort: keys.includes('citation_count') ? 'citation_count' : 'view_count',
         order: 'desc',
         since,
+        // nt in the query, not on the ranked page: a page cut afterwards could come back empty with
+        // a continuation, where feed apps stop
+        until: filter.until,
         unreadOnly: !!filter.unreadFor,
         favoritesOnly: !!filter.favoritesOf,
         limit,
@@ -503,8 +506,7 @@ export class GoogleReaderService {
       },
       p.userId,
     );
-    // ot/nt and the continuation of the ranked list are applied to the page as it is ranked
-    const items = page.items.filter((a) => !filter.until || (a.publishedAt ?? a.scrapedAt) < filter.until);
+    const items = page.items;
     const next = offset + page.items.length;
     const more = page.items.length === limit && next < TOP_MAX && next < page.total;
     return { items, continuation: more ? `top-${next}` : undefined };
