@@ -371,11 +371,12 @@ export class GoogleReaderService {
   }
 
   /** subscription/quickadd (admins): the address (a feed or a page linking one) becomes a source */
-  async quickadd(p: Principal, url: string) {
+  async quickadd(p: Principal, raw: string) {
     this.admin(p);
-    if (!/^https?:\/\/\S+$/i.test(url.trim()))
-      throw invalid('quickadd must be an http(s) URL', 'bad_request');
-    const preview = await this.deps.sources.preview(url.trim());
+    // a stream id (`feed/<url>`) as some apps send it: FreshRSS strips the prefix too
+    const url = raw.trim().replace(/^feed\//, '');
+    if (!/^https?:\/\/\S+$/i.test(url)) throw invalid('quickadd must be an http(s) URL', 'bad_request');
+    const preview = await this.deps.sources.preview(url);
     if (preview.status !== 'feed') return { query: url, numResults: 0 };
     const { topics, sources } = await this.catalogOf(true);
     if (!sources.some((s) => s.url === preview.url))
