@@ -238,6 +238,47 @@ describe.each(dbKinds())('Google Reader stream parameters on %s', (kind) => {
     expect(await contents(top, { nt: String(sec(2)), n: '1' })).toEqual({ titles: ['p0', 'p1'], pages: 2 });
   });
 
+  it('★ Top: its items, and only they, carry its label among their categories, in every stream', async () => {
+    const categoriesOf = async (stream: string) => {
+      const res = await t.app.inject({
+        url: `/reader/api/0/stream/contents/${encodeURIComponent(stream)}?n=50`,
+        headers: gl(read),
+      });
+      return new Map<string, string[]>(
+        res.json().items.map((i: { title: string; categories: string[] }) => [i.title, i.categories]),
+      );
+    };
+    const topLabel = `user/-/label/${TOP_LABEL}`;
+    const inTop = await categoriesOf(top);
+    expect(inTop.size).toBe(7);
+    for (const [title, cats] of inTop) expect(cats, title).toContain(topLabel);
+    const all = await categoriesOf('user/-/state/com.google/reading-list');
+    expect(all.get('p3')).toContain(topLabel);
+    expect(all.get('p3')).toContain(label);
+    expect(all.get('q-old')).not.toContain(topLabel);
+    expect(
+      [...all]
+        .filter(([, cats]) => cats.includes(topLabel))
+        .map(([x]) => x)
+        .sort(),
+    ).toEqual([...inTop.keys()].sort());
+    // stream/items/contents, as apps fetch what stream/items/ids listed
+    const one = await t.app.inject({
+      method: 'POST',
+      url: '/reader/api/0/stream/items/contents',
+      headers: { ...gl(read), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams([
+        ['i', longOf(ids.p0!)],
+        ['i', longOf(ids['q-old']!)],
+      ]).toString(),
+    });
+    const got = new Map<string, string[]>(
+      one.json().items.map((i: { title: string; categories: string[] }) => [i.title, i.categories]),
+    );
+    expect(got.get('p0')).toContain(topLabel);
+    expect(got.get('q-old')).not.toContain(topLabel);
+  });
+
   it('★ Top ranks by views when citation_count is switched off', async () => {
     const db = t.container.database.db;
     await setMetricEnabled(db, 'citation_count', false);

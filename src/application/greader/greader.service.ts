@@ -527,9 +527,10 @@ export class GoogleReaderService {
   }
 
   private async items(p: Principal, ids: string[]): Promise<ReaderItem[]> {
-    const [{ topics, sources }, block] = await Promise.all([
+    const [{ topics, sources }, block, top] = await Promise.all([
       this.catalogOf(true),
       this.deps.preferences.readerSummaryBlock(p.userId),
+      ids.length ? this.topIds(p) : new Set<string>(),
     ]);
     const topicNames = new Map(topics.map((t) => [t.id, t.name]));
     const sourceByName = new Map(sources.map((s) => [s.name, s]));
@@ -548,7 +549,23 @@ export class GoogleReaderService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, worker));
-    return details.flatMap((a) => (a ? [this.item(a, topicNames, sourceByName, block)] : []));
+    return details.flatMap((a) => (a ? [this.item(a, topicNames, sourceByName, block, top)] : []));
+  }
+
+  /**
+   * the articles the ★ Top label holds now: an item carries the label of every label stream that
+   * lists it (FreshRSS's items carry their labels), so an app filing items by their categories
+   * files these under ★ Top too
+   */
+  private async topIds(p: Principal): Promise<Set<string>> {
+    const ids = new Set<string>();
+    let c: string | undefined;
+    do {
+      const page = await this.topPage(p, {}, { c }, TOP_MAX);
+      for (const a of page.items) ids.add(a.id);
+      c = page.continuation;
+    } while (c);
+    return ids;
   }
 
   private item(
@@ -556,12 +573,14 @@ export class GoogleReaderService {
     topicNames: Map<string, string>,
     sourceByName: Map<string, SourceOut>,
     block: boolean,
+    top: Set<string>,
   ): ReaderItem {
     const published = a.publishedAt ?? a.scrapedAt;
     const source = sourceByName.get(a.source);
     const categories: string[] = [STATE.readingList];
     const topic = topicNames.get(a.topicId);
     if (topic) categories.push(labelId(topic));
+    if (top.has(a.id)) categories.push(labelId(TOP_LABEL));
     if (a.isRead) categories.push(STATE.read);
     if (a.isFavorited) categories.push(STATE.starred);
     const body =
