@@ -20,7 +20,6 @@ export const STATE = {
 export const TOP_LABEL = '★ Top · 精選';
 
 const UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HEX16 = /^[0-9a-f]{16}$/i;
 const SHORT_HEX = /^[0-9a-f]{1,16}$/i;
 const DECIMAL = /^-?\d{1,20}$/;
 const U64 = (1n << 64n) - 1n;
@@ -44,16 +43,19 @@ export const longItemId = (uuid: string) => LONG_ITEM_PREFIX + itemHex(uuid);
 export const decimalItemId = (uuid: string) => BigInt.asIntN(64, BigInt(`0x${itemHex(uuid)}`)).toString();
 
 /**
- * Any form a client sends back to 16 hex digits: the long form, a decimal (signed or unsigned
- * 64-bit) or the short hex form (leading zeros may be left out). null when it is none of them.
- * A bare string of digits is read as decimal, as Google Reader and its clients do.
+ * Any form a client sends back to 16 hex digits: the long form (NetNewsWire leaves out its leading
+ * zeros), a decimal (signed or unsigned 64-bit) or the short hex form (Reeder's: 16 digits, zero
+ * padded). null when it is none of them. A bare string of digits is read as decimal, as Google
+ * Reader and its clients do, unless it begins with a zero: then it is the padded hex form (FreshRSS
+ * and Miniflux read `0000000000000468` as 0x468; a decimal id never begins with 0).
  */
 export function parseItemId(raw: string): string | null {
   const s = raw.trim();
   if (s.startsWith(LONG_ITEM_PREFIX)) {
     const hex = s.slice(LONG_ITEM_PREFIX.length);
-    return HEX16.test(hex) ? hex.toLowerCase() : null;
+    return SHORT_HEX.test(hex) ? hex.toLowerCase().padStart(16, '0') : null;
   }
+  if (s.length > 1 && s.startsWith('0') && SHORT_HEX.test(s)) return s.toLowerCase().padStart(16, '0');
   if (DECIMAL.test(s)) {
     const n = BigInt(s);
     if (n < I64_MIN || n > U64) return null;

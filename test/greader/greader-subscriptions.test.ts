@@ -173,6 +173,11 @@ describe.each(dbKinds())('Google Reader API: subscriptions (%s)', (db) => {
       (await post('subscription/quickadd', adminApp, { quickadd: `${peer.url}/site/` })).statusCode,
     ).toBe(200);
     expect((await sources()).filter((s) => s.url === feed)).toHaveLength(1);
+    // some apps send a stream id (`feed/<url>`): FreshRSS's quickadd strips the prefix, so do we
+    const prefixed = await post('subscription/quickadd', adminApp, { quickadd: `feed/${peer.url}/site/` });
+    expect(prefixed.statusCode, prefixed.body).toBe(200);
+    expect(prefixed.json()).toMatchObject({ numResults: 1, streamId: `feed/${feed}` });
+    expect((await sources()).filter((s) => s.url === feed)).toHaveLength(1);
 
     // an address without a feed: no result, no source
     const none = await post('subscription/quickadd', adminApp, { quickadd: `${peer.url}/plain` });

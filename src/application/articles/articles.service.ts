@@ -27,6 +27,8 @@ export interface ListArticlesInput {
   q?: string;
   /** published (or, without a date, scraped) at or after */
   since?: Date;
+  /** published (or, without a date, scraped) before (the Reader API's `nt`; the HTTP list has none) */
+  until?: Date;
   /** `work`: one row per work */
   collapse?: 'work';
   limit?: number;

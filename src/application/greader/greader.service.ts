@@ -371,11 +371,12 @@ export class GoogleReaderService {
   }
 
   /** subscription/quickadd (admins): the address (a feed or a page linking one) becomes a source */
-  async quickadd(p: Principal, url: string) {
+  async quickadd(p: Principal, raw: string) {
     this.admin(p);
-    if (!/^https?:\/\/\S+$/i.test(url.trim()))
-      throw invalid('quickadd must be an http(s) URL', 'bad_request');
-    const preview = await this.deps.sources.preview(url.trim());
+    // a stream id (`feed/<url>`) as some apps send it: FreshRSS strips the prefix too
+    const url = raw.trim().replace(/^feed\//, '');
+    if (!/^https?:\/\/\S+$/i.test(url)) throw invalid('quickadd must be an http(s) URL', 'bad_request');
+    const preview = await this.deps.sources.preview(url);
     if (preview.status !== 'feed') return { query: url, numResults: 0 };
     const { topics, sources } = await this.catalogOf(true);
     if (!sources.some((s) => s.url === preview.url))
@@ -496,6 +497,9 @@ export class GoogleReaderService {
         sort: keys.includes('citation_count') ? 'citation_count' : 'view_count',
         order: 'desc',
         since,
+        // nt in the query, not on the ranked page: a page cut afterwards could come back empty with
+        // a continuation, where feed apps stop
+        until: filter.until,
         unreadOnly: !!filter.unreadFor,
         favoritesOnly: !!filter.favoritesOf,
         limit,
@@ -503,8 +507,7 @@ export class GoogleReaderService {
       },
       p.userId,
     );
-    // ot/nt and the continuation of the ranked list are applied to the page as it is ranked
-    const items = page.items.filter((a) => !filter.until || (a.publishedAt ?? a.scrapedAt) < filter.until);
+    const items = page.items;
     const next = offset + page.items.length;
     const more = page.items.length === limit && next < TOP_MAX && next < page.total;
     return { items, continuation: more ? `top-${next}` : undefined };
@@ -524,9 +527,10 @@ export class GoogleReaderService {
   }
 
   private async items(p: Principal, ids: string[]): Promise<ReaderItem[]> {
-    const [{ topics, sources }, block] = await Promise.all([
+    const [{ topics, sources }, block, top] = await Promise.all([
       this.catalogOf(true),
       this.deps.preferences.readerSummaryBlock(p.userId),
+      ids.length ? this.topIds(p) : new Set<string>(),
     ]);
     const topicNames = new Map(topics.map((t) => [t.id, t.name]));
     const sourceByName = new Map(sources.map((s) => [s.name, s]));
@@ -545,7 +549,23 @@ export class GoogleReaderService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, worker));
-    return details.flatMap((a) => (a ? [this.item(a, topicNames, sourceByName, block)] : []));
+    return details.flatMap((a) => (a ? [this.item(a, topicNames, sourceByName, block, top)] : []));
+  }
+
+  /**
+   * the articles the ★ Top label holds now: an item carries the label of every label stream that
+   * lists it (FreshRSS's items carry their labels), so an app filing items by their categories
+   * files these under ★ Top too
+   */
+  private async topIds(p: Principal): Promise<Set<string>> {
+    const ids = new Set<string>();
+    let c: string | undefined;
+    do {
+      const page = await this.topPage(p, {}, { c }, TOP_MAX);
+      for (const a of page.items) ids.add(a.id);
+      c = page.continuation;
+    } while (c);
+    return ids;
   }
 
   private item(
@@ -553,12 +573,14 @@ export class GoogleReaderService {
     topicNames: Map<string, string>,
     sourceByName: Map<string, SourceOut>,
     block: boolean,
+    top: Set<string>,
   ): ReaderItem {
     const published = a.publishedAt ?? a.scrapedAt;
     const source = sourceByName.get(a.source);
     const categories: string[] = [STATE.readingList];
     const topic = topicNames.get(a.topicId);
     if (topic) categories.push(labelId(topic));
+    if (top.has(a.id)) categories.push(labelId(TOP_LABEL));
     if (a.isRead) categories.push(STATE.read);
     if (a.isFavorited) categories.push(STATE.starred);
     const body =

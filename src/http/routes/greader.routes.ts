@@ -98,6 +98,13 @@ export const greaderRoutes = (services: Services) => async (app: FastifyInstance
     throw err;
   });
 
+  // a refused token is marked as FreshRSS (`Google-Bad-Token`) and Miniflux
+  // (`X-Reader-Google-Bad-Token`) mark it: the apps then sign in again instead of retrying
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.statusCode === 401 && req.url.startsWith('/reader/'))
+      reply.header('google-bad-token', 'true').header('x-reader-google-bad-token', 'true');
+  });
+
   const reader = {
     preHandler: requireUser,
     config: { rateLimit: 'reader' as const, rateLimitPer: 'user' as const },
@@ -122,6 +129,9 @@ export const greaderRoutes = (services: Services) => async (app: FastifyInstance
     const auth = email && passwd ? await g.login(email, passwd) : null;
     reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8');
     if (!auth) return reply.status(401).send('Error=BadAuthentication\n');
+    // Miniflux answers `output=json` with the same three values as JSON; plain text otherwise
+    if (p.one('output') === 'json')
+      return reply.type('application/json; charset=utf-8').send({ SID: auth, LSID: auth, Auth: auth });
     return reply.send(`SID=${auth}\nLSID=${auth}\nAuth=${auth}\n`);
   });
 
