@@ -28,4 +28,4 @@ export { ARTICLE_QUEUE } from '../application/pipeline/article-jobs.js';
 /** the parser bench times these three directly: a feed's bytes to text, to entries, a page to text */
 export { decodeBody } from '../infrastructure/feeds/charset.js';
 export { parseFeed } from '../infrastructure/feeds/feed-parser.js';
-export { htmlToText } from '../application/pipeline/text-extract.js';
+export { htmlToText } from '../application/shared/text/html-to-text.js';

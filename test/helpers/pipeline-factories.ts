@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpPeer } from '../peers/http-peer.js';
-import { canonicalizeUrl, normalizeTitle } from '../../src/application/pipeline/dedup.js';
+import { canonicalizeUrl, normalizeTitle } from '../../src/domain/identifiers.js';
 import type { NewArticle } from '../../src/application/pipeline/pipeline.ports.js';
 
 export interface FeedItem {

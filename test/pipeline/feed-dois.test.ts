@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../src/infrastructure/feeds/feed-parser.js';
-import {
-  canonicalizeUrl,
-  dedupCandidates,
-  emptyKnownKeys,
-  extractArxivId,
-  extractDoi,
-  normalizeTitle,
-} from '../../src/application/pipeline/dedup.js';
+import { dedupCandidates, emptyKnownKeys } from '../../src/application/pipeline/dedup.js';
+import { canonicalizeUrl, extractArxivId, normalizeTitle } from '../../src/domain/identifiers.js';
+import { extractDoi } from '../../src/domain/doi.js';
 
 /** two articles of the same Wiley issue: their SICI DOIs differ only after the `<` */
 const AR8 = '10.1002/(SICI)1097-0185(19990415)257:2<73::AID-AR8>3.0.CO;2-B';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, htmlToText, inlineHtmlToText } from '../../src/application/pipeline/text-extract.js';
+import { extractPage, htmlToText, inlineHtmlToText } from '../../src/application/shared/text/html-to-text.js';
 import { cleanText } from '../../src/domain/text.js';
 import { decodeBody, headerCharset } from '../../src/infrastructure/feeds/charset.js';
 import { FeedFormatError, parseFeed } from '../../src/infrastructure/feeds/feed-parser.js';

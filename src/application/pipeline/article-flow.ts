@@ -18,11 +18,11 @@ import {
 import type { ArticleTagger } from '../shared/tagging.js';
 import type { Logger } from '../shared/ports.js';
 import { addUsage, translateToZhTw, type LlmUsage } from './analysis.js';
-import { detectLanguage } from './offline-analyzer.js';
+import { detectLanguage } from '../shared/text/plain-text.js';
 import type { ArticleFailure, ArticleRef, ArticleScrapedEvent } from './pipeline.events.js';
 import type { ArticlePatch, ArticleStore, ArticleWrite, PipelineArticle } from './pipeline.ports.js';
 import type { RunModels } from './run-models.js';
-import { htmlToText } from './text-extract.js';
+import { htmlToText } from '../shared/text/html-to-text.js';
 
 /** The stored article with its job's run: what the steps read and keep current. */
 export interface WorkingArticle extends PipelineArticle {

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalizeUrl,
-  dedupCandidates,
-  emptyKnownKeys,
-  extractArxivId,
-  extractDoi,
-  normalizeTitle,
-} from './dedup.js';
+import { dedupCandidates, emptyKnownKeys } from './dedup.js';
+import { canonicalizeUrl, extractArxivId, normalizeTitle } from '../../domain/identifiers.js';
+import { extractDoi } from '../../domain/doi.js';
 
 const TOPIC_A = 'topic-a';
 const cand = (

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OfflineAnalyzer,
-  contentWords,
-  detectLanguage,
-  extractiveSummary,
-  keywordTags,
-} from './offline-analyzer.js';
+import { contentWords, detectLanguage, extractiveSummary, keywordTags } from '../shared/text/plain-text.js';
+import { OfflineAnalyzer } from './offline-analyzer.js';
 
 describe('the built-in analyzer', () => {
   it('guesses the language from scripts and stop words', () => {

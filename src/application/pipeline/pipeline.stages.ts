@@ -6,15 +6,9 @@
 import { feedProblemOf, isDue, type Source } from '../../domain/catalog.js';
 import { messageOf } from '../../domain/errors.js';
 import type { Logger } from '../shared/ports.js';
-import {
-  canonicalizeUrl,
-  dedupCandidates,
-  extractArxivId,
-  extractDoi,
-  normalizeTitle,
-  titleKey,
-  type DuplicateSkip,
-} from './dedup.js';
+import { dedupCandidates, type DuplicateSkip } from './dedup.js';
+import { canonicalizeUrl, extractArxivId, normalizeTitle, titleKey } from '../../domain/identifiers.js';
+import { extractDoi } from '../../domain/doi.js';
 import type { ArticleJobData } from './article-jobs.js';
 import {
   FetchRefusedError,

@@ -11,7 +11,7 @@ import {
   versionRole,
   type IdentifierKey,
 } from '../../domain/works.js';
-import { canonicalizeUrl } from '../pipeline/dedup.js';
+import { canonicalizeUrl } from '../../domain/identifiers.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { LinkArticle, WorkDecision, WorkLinkStore, WorkMember } from './works.ports.js';
 

@@ -6,8 +6,9 @@
  */
 import type { AtomFeed, JsonFeed, MediaNs, RdfFeed, RssFeed } from 'feedsmith';
 import type { FeedEntry } from '../../application/pipeline/pipeline.ports.js';
-import { extractArxivId, extractDoi } from '../../application/pipeline/dedup.js';
-import { inlineHtmlToText } from '../../application/pipeline/text-extract.js';
+import { extractArxivId } from '../../domain/identifiers.js';
+import { extractDoi } from '../../domain/doi.js';
+import { inlineHtmlToText } from '../../application/shared/text/html-to-text.js';
 import { cleanOptional, cleanText, oneLine } from '../../domain/text.js';
 
 type RssItem = RssFeed.Item<string>;

@@ -6,7 +6,7 @@
 import type { FeedProbe, FeedSummary, ProbeResult } from '../../application/catalog/sources.ports.js';
 import { feedProblemOf } from '../../domain/catalog.js';
 import type { FeedEntry } from '../../application/pipeline/pipeline.ports.js';
-import { extractPage } from '../../application/pipeline/text-extract.js';
+import { extractPage } from '../../application/shared/text/html-to-text.js';
 import { discoverFeeds, looksLikeHtml } from './feed-discovery.js';
 import { FEED_ACCEPT } from './feed-reader.js';
 import type { HttpFetcher } from './http-fetcher.js';

@@ -1,5 +1,5 @@
 import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
-import { extractPage } from '../../application/pipeline/text-extract.js';
+import { extractPage } from '../../application/shared/text/html-to-text.js';
 import type { SourceKind } from '../../domain/catalog.js';
 import { FetchError, type HttpFetcher } from './http-fetcher.js';
 

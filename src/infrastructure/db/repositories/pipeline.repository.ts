@@ -14,11 +14,11 @@ import { PAGE_TRIES } from '../../../application/pipeline/pipeline.ports.js';
 import { PENDING_SQL } from './article-states.repository.js';
 import {
   emptyKnownKeys,
-  titleKey,
   type Enrichment,
   type KnownKeys,
   type TopicLink,
 } from '../../../application/pipeline/dedup.js';
+import { titleKey } from '../../../domain/identifiers.js';
 import { rowsOf, type Db } from '../client.js';
 import { errorText, isRowError, storableText, unstorable } from '../safe-text.js';
 import { ArticlePatchBatch } from './article-patch-batch.js';

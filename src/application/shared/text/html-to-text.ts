@@ -4,7 +4,7 @@
  * other byte costs. Entities are decoded by the parser; controls are removed by `cleanText`.
  */
 import { Tokenizer } from 'htmlparser2';
-import { cleanText, oneLine } from '../../domain/text.js';
+import { cleanText, oneLine } from '../../../domain/text.js';
 
 /** subtrees whose text is never content */
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object']);
