@@ -25,7 +25,8 @@ let dump: Blob | undefined;
 
 /**
  * A fresh, migrated and seeded database. PGlite comes from the dump made in global set-up; on
- * PostgreSQL each call creates its own database (dropped by close), so test files never share rows.
+ * PostgreSQL each call creates its own database (dropped by close) as a copy of the migrated
+ * template made there, so test files never share rows.
  */
 export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   if (kind === 'pglite') {
@@ -36,7 +37,8 @@ export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Datab
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const scratch = await createScratchDatabase(adminUrl, 't');
+  // a copy of the migrated template (global set-up); its own migration run then finds nothing to do
+  const scratch = await createScratchDatabase(adminUrl, 't', inject('pgTemplate') || undefined);
   const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
   await seedDatabase(database.db);
   return {
