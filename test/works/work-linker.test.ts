@@ -120,6 +120,17 @@ describe.each(dbKinds())('work linker (%s)', (kind) => {
     expect(await workOf(b.id)).toBe(b.id);
   });
 
+  it('records a link one answer names twice (a batch that asked for a preprint and its published version)', async () => {
+    const preprint = await makeArticle(database.db, { topicId, arxivId: '2404.04750' });
+    const published = await makeArticle(database.db, { topicId, doi: '10.1145/3637866' });
+    // the batch answer holds the same paper for ARXIV:2404.04750 and for DOI:10.1145/3637866
+    const paper = { externalIds: { ArXiv: '2404.04750', DOI: '10.1145/3637866' } };
+    const named = await linker.recordLinks([...semanticScholarLinks(paper), ...semanticScholarLinks(paper)]);
+    expect(named.sort()).toEqual([preprint.id, published.id].sort());
+    await linker.linkArticles(named);
+    expect(await workOf(preprint.id)).toBe(await workOf(published.id));
+  });
+
   it('links a preprint and its published version from a Semantic Scholar answer, and counts coverage', async () => {
     const preprint = await makeArticle(database.db, {
       topicId,

@@ -77,8 +77,11 @@ export class WorkLinker {
   /** Links, for new answers of the citation APIs: stores them and links the articles they name again. */
   async recordLinks(links: Parameters<WorkLinkStore['saveLinks']>[0]): Promise<string[]> {
     if (!links.length) return [];
-    await this.store.saveLinks(links);
-    return this.store.articleIdsByIdentifiers([...new Set(links.flatMap((l) => [l.from, l.to]))]);
+    // one answer may name a link twice (a batch asked for a preprint and its published version
+    // gets the same paper twice): one row per link, or the upsert refuses the whole statement
+    const unique = [...new Map(links.map((l) => [`${l.from} ${l.to}`, l])).values()];
+    await this.store.saveLinks(unique);
+    return this.store.articleIdsByIdentifiers([...new Set(unique.flatMap((l) => [l.from, l.to]))]);
   }
 
   /**
