@@ -28,6 +28,33 @@ describe('works rules', () => {
     expect(versionRole({ doi: null, arxivId: null })).toBe('copy');
   });
 
+  it('calls a version read from a preprint server, or under a preprint DOI, the preprint', () => {
+    // an arXiv API entry carries its journal version's DOI as arxiv:doi: still the preprint
+    const arxiv = { doi: '10.1145/3106237.3106277', arxivId: '1709.03221' };
+    expect(versionRole({ ...arxiv, url: 'http://arxiv.org/abs/1709.03221v1' })).toBe('preprint');
+    expect(versionRole({ ...arxiv, url: 'https://dl.acm.org/doi/10.1145/3106237.3106277' })).toBe(
+      'published',
+    );
+    for (const doi of [
+      '10.1101/2020.03.22.002386',
+      '10.1101/428896',
+      '10.7287/peerj.preprints.27183v1',
+      '10.21203/rs.3.rs-95413/v1',
+      '10.1002/essoar.10504717.1',
+      '10.2139/ssrn.3344456',
+      '10.31219/osf.io/7jx4m',
+      '10.5194/acp-2021-781',
+    ])
+      expect([doi, versionRole({ doi, arxivId: null, url: 'https://doi.org/' + doi })]).toEqual([
+        doi,
+        'preprint',
+      ]);
+    // Cold Spring Harbor's journals and an EGU journal's final paper are published versions
+    for (const doi of ['10.1101/gr.277615.122', '10.1101/gad.1234', '10.5194/acp-22-1234-2022'])
+      expect([doi, versionRole({ doi, arxivId: null })]).toEqual([doi, 'published']);
+    expect(versionRole({ doi: null, arxivId: null, url: 'https://www.biorxiv.org/content/1' })).toBe('copy');
+  });
+
   it('judges copies by text containment, not shared phrases', () => {
     const a = fingerprint(ABSTRACT_A)!;
     const b = fingerprint(ABSTRACT_B)!;

@@ -38,18 +38,60 @@ export function ownIdentifiers(ids: { doi: string | null; arxivId: string | null
   return [...out];
 }
 
+/** Hosts of preprint servers: an article read from one is a preprint whatever DOI it carries. */
+const PREPRINT_HOSTS =
+  /(^|\.)(arxiv\.org|biorxiv\.org|medrxiv\.org|chemrxiv\.org|ssrn\.com|researchsquare\.com|preprints\.org|essopenarchive\.org|techrxiv\.org|authorea\.com|psyarxiv\.com|osf\.io)$/i;
+
 /**
- * The role of a version from its own identifiers: a publisher's DOI makes it the published
- * version, an arXiv id alone the preprint; an article with neither is a copy of a story.
+ * DOIs that preprint servers register (bioRxiv and medRxiv under Cold Spring Harbor's 10.1101, whose
+ * journals use letters: 10.1101/gr.…; PeerJ Preprints; Research Square; ESS Open Archive; SSRN; the
+ * OSF family; Preprints.org; ChemRxiv; Authorea; TechRxiv; an EGU journal's discussion paper,
+ * 10.5194/acp-2021-781, against its final 10.5194/acp-22-1234-2022).
+ */
+const PREPRINT_DOIS = [
+  /^10\.1101\/(\d{4}\.\d{2}\.\d{2}\.)?\d+(v\d+)?$/,
+  /^10\.7287\/peerj\.preprints\./,
+  /^10\.21203\/rs\./,
+  /^10\.1002\/essoar\./,
+  /^10\.22541\/essoar\./,
+  /^10\.2139\/ssrn\./,
+  /^10\.312\d\d\/osf\.io\//,
+  /^10\.20944\/preprints/,
+  /^10\.26434\/chemrxiv/,
+  /^10\.22541\/au\./,
+  /^10\.36227\/techrxiv/,
+  /^10\.5194\/[a-z]+-\d{4}-\d+$/,
+];
+
+/** a preprint server's DOI (normalized, lower case) */
+export const isPreprintDoi = (doi: string): boolean => PREPRINT_DOIS.some((p) => p.test(doi));
+
+const preprintHost = (url: string | null | undefined): boolean => {
+  if (!url) return false;
+  try {
+    return PREPRINT_HOSTS.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The role of a version: read from a preprint server (its URL), or under a preprint server's DOI,
+ * it is a preprint (an arXiv entry carries its journal version's DOI too, as `arxiv:doi`); else a
+ * publisher's DOI makes it the published version and an arXiv id alone the preprint; an article with
+ * neither is a copy of a story.
  */
 export function versionRole(ids: {
   doi: string | null;
   arxivId: string | null;
+  url?: string | null;
 }): Exclude<VersionRole, 'coverage'> {
   const keys = ownIdentifiers(ids);
-  if (keys.some((k) => k.startsWith('doi:'))) return 'published';
-  if (keys.some((k) => k.startsWith('arxiv:'))) return 'preprint';
-  return 'copy';
+  if (!keys.length) return 'copy';
+  if (preprintHost(ids.url)) return 'preprint';
+  const dois = keys.filter((k) => k.startsWith('doi:')).map((k) => k.slice(4));
+  if (dois.some((d) => !isPreprintDoi(d))) return 'published';
+  return 'preprint';
 }
 
 const ROLE_RANK: Record<Exclude<VersionRole, 'coverage'>, number> = { published: 0, preprint: 1, copy: 2 };
@@ -89,7 +131,13 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Crossref relations that name another version of the same work. */
-export const CROSSREF_VERSION_RELATIONS = ['has-preprint', 'is-preprint-of', 'is-version-of', 'has-version'];
+export const CROSSREF_VERSION_RELATIONS = [
+  'has-preprint',
+  'is-preprint-of',
+  'is-version-of',
+  'has-version',
+  'is-identical-to',
+];
 
 function crossrefRelationId(item: unknown): IdentifierKey | null {
   const o = obj(item);

@@ -25,7 +25,7 @@ export function oneVersionPerWork(ranked: readonly ReportArticle[], limit: numbe
     const best = bestVersion(
       versions.map((v) => ({
         id: v.id,
-        role: versionRole({ doi: v.doi ?? null, arxivId: v.arxivId ?? null }),
+        role: versionRole({ doi: v.doi ?? null, arxivId: v.arxivId ?? null, url: v.url }),
         // an undated version loses a tie of roles to a dated one
         at: v.publishedAt ?? new Date(8.64e15),
       })),

@@ -178,7 +178,7 @@ export class WorkLinker {
   ): Promise<string> {
     const group = new Map((await s.members([a.workId])).map((m) => [m.id, m]));
     if (!group.has(a.id))
-      group.set(a.id, { id: a.id, workId: a.workId, doi: a.doi, arxivId: a.arxivId, at: a.at });
+      group.set(a.id, { id: a.id, workId: a.workId, doi: a.doi, arxivId: a.arxivId, url: a.url, at: a.at });
     const decisions = await s.decisions([...group.keys(), ...neighbours.map((n) => n.id)]);
     const apart = new Set(decisions.filter((d) => d.kind === 'apart').map((d) => pairKey(d.a, d.b)));
     const together = decisions.filter((d: WorkDecision) => d.kind === 'together');

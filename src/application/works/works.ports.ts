@@ -24,6 +24,8 @@ export interface WorkMember {
   workId: string;
   doi: string | null;
   arxivId: string | null;
+  /** the article's own address: a preprint server's makes it the preprint (versionRole) */
+  url: string;
   at: Date;
 }
 

@@ -36,6 +36,7 @@ interface MemberRow {
   work_id: string;
   doi: string | null;
   arxiv_id: string | null;
+  url: string;
   at: Date | string;
 }
 const memberOf = (r: MemberRow): WorkMember => ({
@@ -43,10 +44,11 @@ const memberOf = (r: MemberRow): WorkMember => ({
   workId: r.work_id,
   doi: r.doi,
   arxivId: r.arxiv_id,
+  url: r.url,
   at: date(r.at),
 });
 const MEMBER_COLUMNS = sql.raw(
-  'a.id, coalesce(a.work_id, a.id) as work_id, a.doi, a.arxiv_id, coalesce(a.published_at, a.scraped_at) as at',
+  'a.id, coalesce(a.work_id, a.id) as work_id, a.doi, a.arxiv_id, a.url, coalesce(a.published_at, a.scraped_at) as at',
 );
 /** the articles of the works `ids` (a work of one article has no work_id: its id is the article's) */
 const inWorks = (ids: readonly string[]) =>
