@@ -134,7 +134,10 @@ describe.each([
       const card = page.locator(`article[data-article-id="${c.aPublished.id}"]`);
       await card.getByTestId('work-note').click();
       const dialog = page.getByTestId('work-versions');
-      await dialog.getByTestId('manage-work').click();
+      const manage = dialog.getByTestId('manage-work');
+      expect(await manage.innerText()).toBe('Manage this work (split, merge)');
+      await shot(page, `admin-works-reader-dialog-${suffix}`);
+      await manage.click();
       await page.waitForURL(`**/admin/works?work=${before.id}`);
     } else {
       // from the admin navigation, then a search by title

@@ -242,7 +242,7 @@ function MergeSection({
   return (
     <section className="works-merge" aria-labelledby="merge-title" data-testid="merge">
       <h3 id="merge-title">{text.t('merge')}</h3>
-      <FindForm label={text.t('find')} hint={text.t('mergeHint')} onFind={setFind} testId="merge-find" />
+      <FindForm label={text.t('mergeFind')} hint={text.t('mergeHint')} onFind={setFind} testId="merge-find" />
       {find && (
         <FindResults
           find={find}
