@@ -297,7 +297,10 @@ describe.each([
         : '請選擇此作品自身的部分版本（不可全選）來拆分。',
     );
     await shot(page, `admin-works-error-${suffix}`);
+    // closing the refusal shows the work as it is now
     await page.keyboard.press('Escape');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await panel.locator(`tr[data-article-id="${c.stray.id}"]`).count()).toBe(0);
     await context.close();
   });
 });

@@ -59,6 +59,12 @@ function useInvalidate() {
   };
 }
 
+/** Reads a work again (after a refused change: it changed meanwhile). */
+export function useRefreshWork() {
+  const qc = useQueryClient();
+  return (id: string) => void qc.invalidateQueries({ queryKey: ['works', id] });
+}
+
 /** POST /admin/works/{id}/split: `work_ids` is the work that stayed, then the new one. */
 export function useSplitWork() {
   const invalidate = useInvalidate();

@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../../../lib/dialog';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { useI18n, useT } from '../../../lib/i18n';
 import { errorMessage } from '../../../lib/ui';
-import { useMergeWorks, useSplitWork, type Work } from '../api/works';
+import { useMergeWorks, useRefreshWork, useSplitWork, type Work } from '../api/works';
 import { worksAdminMessages } from '../messages';
 import { FindForm, FindResults, type FoundWork } from './work-finder';
 
@@ -31,6 +31,7 @@ export function WorkPanel({ work, onDone }: { work: Work; onDone(outcome: Outcom
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirmSplit, setConfirmSplit] = useState(false);
   const split = useSplitWork();
+  const refresh = useRefreshWork();
   const all = selected.size > 0 && selected.size >= own.length;
 
   const toggle = (id: string, on: boolean) =>
@@ -132,7 +133,11 @@ export function WorkPanel({ work, onDone }: { work: Work; onDone(outcome: Outcom
           title={text.t('splitTitle', { count: selected.size })}
           confirmLabel={text.t('splitConfirm')}
           onConfirm={() => void doSplit()}
-          onClose={() => setConfirmSplit(false)}
+          onClose={() => {
+            setConfirmSplit(false);
+            // refused (the work changed meanwhile): show it as it is now
+            if (split.isError) refresh(work.id);
+          }}
           pending={split.isPending}
           danger
           error={split.isError ? errorMessage(split.error, t('common.error')) : null}
@@ -230,6 +235,7 @@ function MergeSection({
   const [find, setFind] = useState<{ id: string } | { q: string } | null>(null);
   const [other, setOther] = useState<FoundWork | null>(null);
   const merge = useMergeWorks();
+  const refresh = useRefreshWork();
   const doMerge = async (o: FoundWork) => {
     try {
       const { work_id } = await merge.mutateAsync([work.id, o.id]);
@@ -270,7 +276,10 @@ function MergeSection({
           title={text.t('mergeTitle')}
           confirmLabel={text.t('mergeConfirm')}
           onConfirm={() => void doMerge(other)}
-          onClose={() => setOther(null)}
+          onClose={() => {
+            setOther(null);
+            if (merge.isError) refresh(work.id);
+          }}
           pending={merge.isPending}
           error={merge.isError ? errorMessage(merge.error, t('common.error')) : null}
           testId="merge-confirm"
