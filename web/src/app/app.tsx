@@ -21,6 +21,7 @@ const TagsAdminPage = lazy(() => import('../features/admin-tags/components/tags-
 const CatalogAdminPage = lazy(() => import('../features/admin-catalog/components/catalog-admin-page'));
 const JobsAdminPage = lazy(() => import('../features/admin-jobs/components/jobs-admin-page'));
 const MonitoringPage = lazy(() => import('../features/monitoring'));
+const WorksAdminPage = lazy(() => import('../features/admin-works/components/works-admin-page'));
 const UsersAdminPage = lazy(() => import('../features/admin-users/components/users-admin-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
@@ -143,6 +144,14 @@ export function App() {
             element={
               <Page>
                 <JobsAdminPage />
+              </Page>
+            }
+          />
+          <Route
+            path="works"
+            element={
+              <Page>
+                <WorksAdminPage />
               </Page>
             }
           />

@@ -8,6 +8,7 @@ import { webhookMessages } from '../features/admin-catalog/webhook-messages';
 import { jobsMessages } from '../features/admin-jobs/messages';
 import { tagsMessages } from '../features/admin-tags/messages';
 import { usersMessages } from '../features/admin-users/messages';
+import { worksAdminMessages } from '../features/admin-works/messages';
 import { monMessages } from '../features/monitoring/i18n/messages';
 import { accountMessages } from '../features/settings/account-messages';
 import { settingsMessages } from '../features/settings/messages';
@@ -30,4 +31,5 @@ export const NAMESPACES = namespaces({
   tags: tagsMessages,
   users: usersMessages,
   webhooks: webhookMessages,
+  worksAdmin: worksAdminMessages,
 });

@@ -15,6 +15,7 @@ const ADMIN_LINKS: { to: string; label: MessageName }[] = [
   { to: '/admin/metrics', label: 'nav.admin.metrics' },
   { to: '/admin/tags', label: 'nav.admin.tags' },
   { to: '/admin/catalog', label: 'nav.admin.catalog' },
+  { to: '/admin/works', label: 'nav.admin.works' },
   { to: '/admin/jobs', label: 'nav.admin.jobs' },
   { to: '/admin/users', label: 'nav.admin.users' },
   { to: '/admin/monitoring', label: 'nav.admin.monitoring' },

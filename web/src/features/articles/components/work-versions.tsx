@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
 import { formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { useSession } from '../../../lib/session';
 import { useWork, type WorkVersion } from '../api/works';
 import { ArticleDate } from './article-date';
 
@@ -19,6 +20,7 @@ interface Props {
  */
 export function WorkVersions({ work, hrefOf }: Props) {
   const { t, locale } = useI18n();
+  const { isAdmin } = useSession();
   const [open, setOpen] = useState(false);
   const query = useWork(work.id, open);
   const versions = query.data?.versions ?? [];
@@ -57,6 +59,17 @@ export function WorkVersions({ work, hrefOf }: Props) {
                   <h3>{t('works.coverage', { count: formatNumber(query.data.coverage_count, locale) })}</h3>
                   <VersionList versions={coverage} hrefOf={hrefOf} onOpen={() => setOpen(false)} />
                 </>
+              )}
+              {isAdmin && (
+                <p className="work-manage">
+                  <Link
+                    to={`/admin/works?work=${encodeURIComponent(query.data.id)}`}
+                    onClick={() => setOpen(false)}
+                    data-testid="manage-work"
+                  >
+                    {t('works.manage')}
+                  </Link>
+                </p>
               )}
             </>
           )}
