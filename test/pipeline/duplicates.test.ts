@@ -262,4 +262,40 @@ describe.each(dbKinds())('duplicates and topics (%s)', (db) => {
     );
     expect(links.map((l) => l.topic_id).sort()).toEqual([first, second].sort());
   });
+  it('a preprint (an arXiv entry naming its journal DOI) and its journal version are both stored, then one work', async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const title = `Bounded model checking of smart contracts, ${tag}`;
+    const doi = `10.1145/dedup.${tag}`;
+    // arXiv's entry carries its journal version's DOI (arxiv:doi); the journal lists the same title
+    const preprint = makeItem({
+      title,
+      url: `http://arxiv.org/abs/2409.${String(Date.now() % 100000).padStart(5, '0')}v1`,
+      doi,
+    });
+    const journal = makeItem({ title, url: `https://dl.acm.org/doi/${doi}`, doi });
+    const reprint = makeItem({ title, url: `https://mirror.example.net/${tag}`, doi });
+    feeds[`/${tag}-arxiv.xml`] = [preprint];
+    feeds[`/${tag}-acm.xml`] = [journal, reprint];
+    await topicOf('versions', [
+      [`arXiv ${tag}`, `/${tag}-arxiv.xml`],
+      [`ACM ${tag}`, `/${tag}-acm.xml`],
+    ]);
+    const result = await run();
+    expect(result.status).toBe('completed');
+    // the reprint is a copy of the journal version (its DOI), not a third version
+    expect(result.counts).toMatchObject({ published: 2, duplicates: 1 });
+    const rows = await articlesLike(title);
+    expect(rows.map((r) => r.url).sort()).toEqual([journal.url, preprint.url].sort());
+    expect(await skipsOf(result.id)).toEqual([
+      { url: reprint.url, reason: 'doi', duplicate_of: journal.url },
+    ]);
+    await t.container.services.workLinker.linkArticles(rows.map((r) => r.id));
+    const work = await t.container.services.works.get(rows[0]!.id);
+    expect(work.versions.map((v) => [v.url, v.role]).sort()).toEqual(
+      [
+        [journal.url, 'published'],
+        [preprint.url, 'preprint'],
+      ].sort(),
+    );
+  });
 });

@@ -175,4 +175,58 @@ describe('de-duplication rules', () => {
       ]);
     });
   });
+
+  describe('a preprint and its published version are two articles, not duplicates', () => {
+    // an arXiv API entry: its own page, its arXiv id, and its journal version's DOI (arxiv:doi)
+    const TITLE = 'Bounded model checking of smart contracts';
+    const preprint = cand('http://arxiv.org/abs/1709.03221v2', {
+      title: TITLE,
+      arxivId: '1709.03221',
+      doi: '10.1145/3106237.3106277',
+    });
+    const journal = cand('https://dl.acm.org/doi/10.1145/3106237.3106277', {
+      title: TITLE,
+      doi: '10.1145/3106237.3106277',
+    });
+
+    it('in one run, in either order: both are kept (the works link them by the shared DOI)', () => {
+      for (const order of [
+        [preprint, journal],
+        [journal, preprint],
+      ]) {
+        const { fresh, skipped } = dedupCandidates(order, emptyKnownKeys());
+        expect(fresh.map((f) => f.url)).toEqual(order.map((o) => o.url));
+        expect(skipped).toEqual([]);
+      }
+    });
+
+    it('the journal version of a stored preprint is stored; a second copy of either is still a duplicate', () => {
+      const known = emptyKnownKeys();
+      known.url.set(preprint.canonicalUrl, preprint.canonicalUrl);
+      known.doi.set(preprint.doi!, preprint.canonicalUrl);
+      known.arxiv_id.set(preprint.arxivId!, preprint.canonicalUrl);
+      known.title.set(preprint.normalizedTitle, preprint.canonicalUrl);
+      known.articles.set(preprint.canonicalUrl, {
+        doi: preprint.doi,
+        arxivId: preprint.arxivId,
+        publishedAt: null,
+        topicIds: [TOPIC_A],
+      });
+      const mirror = cand('https://export.arxiv.org/abs/1709.03221', { title: TITLE, arxivId: '1709.03221' });
+      const reprint = cand('https://publisher.example/reprint/1', { title: TITLE, doi: journal.doi! });
+      const { fresh, skipped } = dedupCandidates([journal, mirror, reprint], known);
+      expect(fresh.map((f) => f.url)).toEqual([journal.url]);
+      expect(skipped).toEqual([
+        { url: mirror.url, reason: 'arxiv_id', duplicateOf: preprint.canonicalUrl },
+        { url: reprint.url, reason: 'doi', duplicateOf: journal.canonicalUrl },
+      ]);
+    });
+
+    it('a story without identifiers under the same title is still a copy of the paper', () => {
+      const story = cand('https://news.example/story', { title: TITLE });
+      const { fresh, skipped } = dedupCandidates([preprint, story], emptyKnownKeys());
+      expect(fresh.map((f) => f.url)).toEqual([preprint.url]);
+      expect(skipped).toEqual([{ url: story.url, reason: 'title', duplicateOf: preprint.canonicalUrl }]);
+    });
+  });
 });

@@ -4,6 +4,7 @@
  * seen earlier in the same run. The first matching key is kept as the reason.
  */
 import { titleKey } from '../../domain/identifiers.js';
+import { versionRole } from '../../domain/works.js';
 
 export type DuplicateReason = 'url' | 'doi' | 'arxiv_id' | 'title';
 
@@ -13,6 +14,15 @@ export interface DedupKeys {
   arxivId: string | null;
   normalizedTitle: string;
 }
+
+/**
+ * A DOI or title that a preprint and its published version share points at the published one: a
+ * later copy of the journal version finds it, and the preprint is still found by URL and arXiv id.
+ */
+export const takesSharedKey = (
+  reason: DuplicateReason,
+  a: { doi: string | null; arxivId: string | null; url: string },
+): boolean => (reason === 'doi' || reason === 'title') && versionRole(a) === 'published';
 
 export interface DuplicateSkip {
   url: string;
@@ -135,9 +145,12 @@ export function dedupCandidates<C extends DedupCandidate>(candidates: C[], known
   const topicsOf = new Map<string, string[]>();
   for (const c of candidates) {
     const keys = keysOf(c);
-    const hit = keys.find(([reason, key]) => key !== null && known[reason].has(key));
+    const hits = keys.filter(([reason, key]) => key !== null && known[reason].has(key));
+    const hit = hits.find(([reason, key]) => !anotherVersion(c, reason, known[reason].get(key!)!));
     if (!hit) {
-      for (const [reason, key] of keys) if (key !== null) known[reason].set(key, c.canonicalUrl);
+      for (const [reason, key] of keys)
+        if (key !== null && (!known[reason].has(key) || takesSharedKey(reason, c)))
+          known[reason].set(key, c.canonicalUrl);
       const copy: C = { ...c, ...(c.alsoIn ? { alsoIn: [...c.alsoIn] } : {}) };
       freshByUrl.set(c.canonicalUrl, copy);
       topicsOf.set(c.canonicalUrl, [c.topicId]);
@@ -157,6 +170,20 @@ export function dedupCandidates<C extends DedupCandidate>(candidates: C[], known
     topics.push(c.topicId);
     if (inRun) (inRun.alsoIn ??= []).push({ topicId: c.topicId, sourceId: c.sourceId });
     else links.push({ canonicalUrl: keptUrl, topicId: c.topicId, sourceId: c.sourceId });
+  }
+  /**
+   * A preprint and its published version share a title, and an arXiv entry carries its journal's
+   * DOI (arxiv:doi): such a match is not a duplicate but another version, stored as an article of
+   * its own for the works to link (docs/decisions/0125-works.md). A URL or arXiv id match, or a
+   * match with a story without identifiers, stays a duplicate.
+   */
+  function anotherVersion(c: C, reason: DuplicateReason, keptUrl: string): boolean {
+    if (reason !== 'doi' && reason !== 'title') return false;
+    const kept = freshByUrl.get(keptUrl) ?? known.articles.get(keptUrl);
+    if (!kept) return false;
+    const mine = versionRole(c);
+    const theirs = versionRole({ doi: kept.doi, arxivId: kept.arxivId, url: keptUrl });
+    return mine !== 'copy' && theirs !== 'copy' && mine !== theirs;
   }
   const enrichments = [...enriched].map((url) => {
     const a = known.articles.get(url)!;

@@ -14,6 +14,7 @@ import { PAGE_TRIES } from '../../../application/pipeline/pipeline.ports.js';
 import { PENDING_SQL } from './article-states.repository.js';
 import {
   emptyKnownKeys,
+  takesSharedKey,
   type Enrichment,
   type KnownKeys,
   type TopicLink,
@@ -122,11 +123,16 @@ export class DrizzleArticleStore implements ArticleStore {
         .from(articles)
         .where(or(...conds));
       for (const r of rows) {
+        const a = { doi: r.doi, arxivId: r.arxivId, url: r.canonicalUrl };
+        // of a preprint and its published version, the DOI and title point at the published one
+        const learn = (reason: 'doi' | 'title', key: string | null) => {
+          if (key && (!known[reason].has(key) || takesSharedKey(reason, a)))
+            known[reason].set(key, r.canonicalUrl);
+        };
         known.url.set(r.canonicalUrl, r.canonicalUrl);
-        if (r.doi) known.doi.set(r.doi, r.canonicalUrl);
+        learn('doi', r.doi);
         if (r.arxivId) known.arxiv_id.set(r.arxivId, r.canonicalUrl);
-        const t = titleKey(r.normalizedTitle);
-        if (t) known.title.set(t, r.canonicalUrl);
+        learn('title', titleKey(r.normalizedTitle));
         known.articles.set(r.canonicalUrl, {
           doi: r.doi,
           arxivId: r.arxivId,
