@@ -25,6 +25,8 @@ import {
   ScryptHasher,
 } from '../../src/composition/bench-entry.js';
 import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
+import { loadNote } from '../perf/perf-support.js';
+import { sql } from 'drizzle-orm';
 
 /**
  * The LLM peer runs in a child process: its request handling is not the pipeline's cost. `env`
@@ -119,6 +121,8 @@ export interface PipelineRig {
     counts: Record<string, number>;
     status: string;
   }>;
+  /** links the articles into works as the `work.link` jobs do (batches of 50); answers its CPU seconds */
+  link(articleIds: string[]): Promise<number>;
   /** the rig's database, read through the public schema */
   database: Database;
   close(): Promise<void>;
@@ -184,6 +188,13 @@ export async function startRig(
         counts: run.counts,
         status: run.status,
       };
+    },
+    async link(articleIds) {
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < articleIds.length; i += 50)
+        await container.services.workLinker.linkArticles(articleIds.slice(i, i + 50));
+      const used = process.cpuUsage(cpu);
+      return (used.user + used.system) / 1e6;
     },
     database,
     close,
@@ -306,6 +317,78 @@ export const scenarios: Scenario[] = [
         await rigs.on?.close();
         llm.stop();
         receiver.stop();
+        await feeds.stop();
+      }
+    },
+  },
+  {
+    /**
+     * Issue 28: linking an article into its work (identifier keys, text fingerprint, candidates by
+     * MinHash bands, the join) costs at most 10 % of what the pipeline spends on it. Each round
+     * stores n new articles of distinct texts through the pipeline (zero-latency model, tracing
+     * off), then links them as the work.link jobs do; the figure is the ratio of the two CPU times
+     * of this process (medians over the rounds).
+     */
+    name: 'pipeline.work_linking',
+    async run(ctx) {
+      const n = ctx.quick ? 100 : 500;
+      const rounds = ctx.quick ? 2 : 5;
+      const llm = await startLlmPeer();
+      const bodies: Record<string, string> = {};
+      const vocabulary =
+        'protein folding attention sparse memory lattice quantum error code qubit graphene ice sheet climate model ocean carbon soil microbe drought yield neural network training data benchmark compiler type proof contract ledger galaxy survey telescope spectrum vaccine trial cohort gene expression cell'.split(
+          ' ',
+        );
+      const text = () =>
+        Array.from({ length: 120 }, () => vocabulary[Math.floor(Math.random() * vocabulary.length)]).join(
+          ' ',
+        ) + '.';
+      const freshItems = () => {
+        bodies['/feed.xml'] = rssFeed(
+          Array.from({ length: n }, (_, i) =>
+            makeItem({ title: `Linking bench ${i}: ${text().slice(0, 60)}`, summary: text() }),
+          ),
+        );
+      };
+      freshItems();
+      const feeds = await startFeedServer(bodies);
+      const rig = await startRig(ctx, {}, [`${feeds.url}/feed.xml`], llm.baseUrl);
+      try {
+        await rig.run(); // warm-up: code loaded and compiled
+        const pipeline: number[] = [];
+        const linking: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          freshItems();
+          const r = await rig.run();
+          if (r.status !== 'completed' || r.counts.published !== n)
+            throw new Error(`run ${r.status} with counts ${JSON.stringify(r.counts)} (expected ${n})`);
+          const ids = (
+            (await rig.database.db.execute(
+              sql`select id from articles order by scraped_at desc, id limit ${n}`,
+            )) as unknown as { rows: { id: string }[] }
+          ).rows.map((x) => x.id);
+          pipeline.push(r.cpuSeconds);
+          linking.push(await rig.link(ids));
+        }
+        const median = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)]!;
+        const ratios = linking.map((l, i) => l / pipeline[i]!);
+        const ratio = median(linking) / median(pipeline);
+        const db = ctx.databaseUrl ? 'postgres' : 'pglite';
+        return [
+          {
+            scenario: `pipeline.work_linking.${db}`,
+            figure: Math.round(ratio * 1000) / 10,
+            unit: '% of the pipeline CPU',
+            floor: Math.round(median(pipeline) * 1000) / 1000,
+            ratio: Math.round(ratio * 1000) / 1000,
+            budget: 'linking CPU / pipeline CPU per article (medians) <= 0.10',
+            pass: ratio <= 0.1,
+            notes: `${n} articles a round, ${rounds} rounds; CPU pipeline ${pipeline.map((c) => c.toFixed(2)).join('/')} s, linking ${linking.map((c) => c.toFixed(2)).join('/')} s; rounds' ratios spread ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}; ${await loadNote()}`,
+          },
+        ];
+      } finally {
+        await rig.close();
+        llm.stop();
         await feeds.stop();
       }
     },
