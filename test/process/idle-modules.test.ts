@@ -52,6 +52,7 @@ describe('idle npm start', () => {
         DATABASE_URL: '',
         REDIS_URL: '',
         MONITOR_OTLP_ENDPOINT: '',
+        METRICS_COLLECTOR: 'false',
         RECORD_MODULES_TO: record,
       },
       children,
