@@ -37,11 +37,12 @@ export interface OpmlExport {
 /**
  * Reads and writes OPML 2.0. `parse` is the one gate for the uploaded bytes: it decodes the
  * charset, refuses what is not a well-formed, entity-free OPML document within the limits
- * (AppError `Invalid` with an `opml_*` code) and returns plain values.
+ * (AppError `Invalid` with an `opml_*` code) and returns plain values. Both are asynchronous so
+ * that an adapter may load its parser on first use.
  */
 export interface OpmlCodec {
-  parse(bytes: Uint8Array, contentType?: string): OpmlDocument;
-  generate(doc: OpmlExport): string;
+  parse(bytes: Uint8Array, contentType?: string): Promise<OpmlDocument>;
+  generate(doc: OpmlExport): Promise<string>;
 }
 
 export interface CatalogRepositories {

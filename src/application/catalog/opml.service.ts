@@ -90,7 +90,7 @@ export class OpmlService {
       if (list) list.push(s);
       else byTopic.set(s.topicId, [s]);
     }
-    const xml = this.codec.generate({
+    const xml = await this.codec.generate({
       title: EXPORT_TITLE,
       dateCreated: now,
       folders: topics.map((t) => ({
@@ -120,7 +120,7 @@ export class OpmlService {
         { path: '/default_topic', message: 'no letters or digits' },
       ]);
     if (!bytes || bytes.length === 0) throw invalid('the request carries no OPML document', 'opml_empty');
-    const doc = this.codec.parse(bytes, opts.contentType);
+    const doc = await this.codec.parse(bytes, opts.contentType);
     // the hosts are judged before the transaction: DNS answers are not waited for while it is open
     const preview = planImport(doc, await this.catalog.transaction(snapshot), defaultTopic);
     const allowed = new Set((opts.allowHosts ?? []).map(allowedHost).filter(Boolean));

@@ -1,16 +1,18 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isAppError, unauthorized, type ErrorCode } from '../../domain/errors.js';
-import type { Principal } from '../../domain/users.js';
-import type { AssistantToolName, AssistantTools } from '../../application/assistant/assistant-tools.js';
+import { unauthorized } from '../../domain/errors.js';
+import type { AssistantToolName } from '../../application/assistant/assistant-tools.js';
 import type { RateLimitRule } from '../../application/shared/rate-limit.js';
 import { clientKey } from '../plugins/client-ip.js';
 import type { HttpOptions, Services } from '../services.js';
-import { MCP_TOOLS } from './mcp-tools.js';
+import { REALM } from './mcp-realm.js';
 
-const REALM = 'article-intel';
+/**
+ * The MCP SDK and its zod schemas (~8 MB of heap) are loaded by the first POST /mcp, not at start:
+ * an idle service never holds them (docs/decisions/0148-idle-memory-lazy-modules.md).
+ */
+let sdk: Promise<typeof import('./mcp-server.js')> | undefined;
+const mcpServer = () => (sdk ??= import('./mcp-server.js'));
+
 const JSON_RPC_ONLY = { allow: 'POST' };
 
 /**
@@ -57,6 +59,8 @@ export const mcpRoutes =
       { onRequest: requireToken, config: { ownTokenScope: true }, schema: { hide: true } },
       async (req, reply) => {
         const caller = req.principal!;
+        const { buildServer, toolError, webRequest, WebStandardStreamableHTTPServerTransport } =
+          await mcpServer();
         const server = buildServer(services.assistant, caller, opts.version ?? '0.0.0', {
           overLimit: async (tool, input) => {
             const name = LIMITED[tool]?.(input);
@@ -104,63 +108,4 @@ export const mcpRoutes =
 async function limited(services: Services, rule: RateLimitRule, key: string): Promise<string | null> {
   const decision = await services.rateLimiter.hit(rule, key);
   return decision.allowed ? null : `too many requests, try again in ${decision.resetSeconds} s`;
-}
-
-function buildServer(
-  tools: AssistantTools,
-  caller: Principal,
-  version: string,
-  hooks: {
-    overLimit(tool: AssistantToolName, input: Record<string, unknown>): Promise<string | null>;
-    /** an unexpected failure: logged, answered without its details */
-    failed(tool: AssistantToolName, err: unknown): CallToolResult;
-  },
-): McpServer {
-  const server = new McpServer(
-    { name: REALM, title: 'Article Intelligence Service', version },
-    {
-      instructions:
-        'Articles collected, ranked and summarised per topic. Cite an article by its url. ' +
-        'Start with list_topics or search_articles.',
-    },
-  );
-  for (const name of Object.keys(MCP_TOOLS) as AssistantToolName[]) {
-    const def = MCP_TOOLS[name];
-    const run = tools[name] as (caller: Principal, input: unknown) => Promise<unknown>;
-    server.registerTool(
-      name,
-      {
-        title: def.title,
-        description: def.description,
-        inputSchema: def.inputSchema,
-        annotations: def.annotations,
-      },
-      async (given: unknown): Promise<CallToolResult> => {
-        const input = (given ?? {}) as Record<string, unknown>;
-        const refusal = await hooks.overLimit(name, input);
-        if (refusal) return toolError('rate_limited', refusal);
-        try {
-          const result = (await run(caller, input)) as Record<string, unknown>;
-          return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
-        } catch (err) {
-          return isAppError(err) ? toolError(err.code, err.message) : hooks.failed(name, err);
-        }
-      },
-    );
-  }
-  return server;
-}
-
-/** A tool's failure as the assistant sees it: `code: message`, the code one of the API's error codes. */
-const toolError = (code: ErrorCode, message: string): CallToolResult => ({
-  isError: true,
-  content: [{ type: 'text', text: `${code}: ${message}` }],
-});
-
-/** The Fastify request as the transport's web Request (the body is handed over already parsed). */
-function webRequest(req: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  return new Request('http://localhost/mcp', { method: 'POST', headers });
 }

@@ -133,11 +133,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /**
  * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
- * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start: 16MB
+ * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start: 8MB
  * keeps the idle service inside its memory budget (docs/performance.md); pages that miss it are read from
- * the OS page cache (docs/decisions/0003-idle-memory.md).
+ * the OS page cache (docs/decisions/0003-idle-memory.md). At 16MB the idle service held 8 MB more
+ * and a page of the article list was no faster (docs/decisions/0148-idle-memory-lazy-modules.md).
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
 
 /**
  * Extensions the migrations create (`create extension if not exists pg_trgm`, the trigram index of

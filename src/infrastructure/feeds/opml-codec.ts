@@ -3,10 +3,10 @@
  * feeds (docs/decisions/0086-opml-import-export.md). Uploaded bytes pass here once: charset
  * decoded, control characters and entity declarations refused, well-formedness checked with
  * fast-xml-parser's validator (feedsmith reads a truncated document as whatever it got), the outline
- * count bounded, and every value handed on as plain trimmed text.
+ * count bounded, and every value handed on as plain trimmed text. Both libraries are loaded by the
+ * first import or export, not at start (docs/decisions/0148-idle-memory-lazy-modules.md).
  */
-import { XMLValidator } from 'fast-xml-parser';
-import { generateOpml, parseOpml, type Opml } from 'feedsmith';
+import type { Opml } from 'feedsmith';
 import { invalid } from '../../domain/errors.js';
 import type {
   OpmlCodec,
@@ -62,8 +62,12 @@ function toOutlines(parsed: ParsedOutline[] | undefined): OpmlOutline[] {
   return roots;
 }
 
+let libraries: Promise<[typeof import('fast-xml-parser'), typeof import('feedsmith')]> | undefined;
+const load = () => (libraries ??= Promise.all([import('fast-xml-parser'), import('feedsmith')]));
+
 export class FeedsmithOpmlCodec implements OpmlCodec {
-  parse(bytes: Uint8Array, contentType?: string): OpmlDocument {
+  async parse(bytes: Uint8Array, contentType?: string): Promise<OpmlDocument> {
+    const [{ XMLValidator }, { parseOpml }] = await load();
     const { text } = decodeBody(bytes, contentType);
     const control = XML_CONTROL.exec(text);
     if (control)
@@ -103,7 +107,7 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
     return { title: str(doc.head?.title), outlines: toOutlines(doc.body?.outlines) };
   }
 
-  generate(doc: OpmlExport): string {
+  async generate(doc: OpmlExport): Promise<string> {
     const head = { title: doc.title, dateCreated: doc.dateCreated };
     if (doc.folders.length === 0)
       // feedsmith writes no document without a body outline; an empty catalog is an empty body
@@ -118,6 +122,7 @@ export class FeedsmithOpmlCodec implements OpmlCodec {
         '</opml>',
         '',
       ].join('\n');
+    const [, { generateOpml }] = await load();
     const outlines: Opml.Outline<Date, typeof GENERATED>[] = doc.folders.map((f) => ({
       text: f.name,
       title: f.name,

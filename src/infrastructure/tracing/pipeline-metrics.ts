@@ -46,5 +46,3 @@ export class OtelPipelineMetrics implements PipelineMetrics {
     }
   }
 }
-
-export const noPipelineMetrics: PipelineMetrics = { recordRun: () => Promise.resolve() };

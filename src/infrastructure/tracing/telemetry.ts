@@ -8,7 +8,6 @@
  * does not pay their memory (docs/decisions/0003-idle-memory.md).
  */
 import type { Logger } from '../../application/shared/ports.js';
-import { noPipelineMetrics } from './pipeline-metrics.js';
 import {
   tracingConfigured,
   type Telemetry,
@@ -22,7 +21,8 @@ export type { Telemetry, TelemetryConfig, TelemetryOptions } from './telemetry-c
 const off: Telemetry = {
   enabled: false,
   scope: null,
-  metrics: noPipelineMetrics,
+  // not pipeline-metrics.ts's: that file loads @opentelemetry/core
+  metrics: { recordRun: () => Promise.resolve() },
   logSink: null,
   reporter: null,
   spanProcessor: null,

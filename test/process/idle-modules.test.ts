@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileDist, startServiceProcess } from '../helpers/service-process.js';
+
+const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
+
+/**
+ * Packages an idle `npm start` (all roles, PGlite, nothing configured) must not have loaded: each is
+ * loaded by the first call that needs it (docs/decisions/0148-idle-memory-lazy-modules.md and 0003).
+ * A static import of one of them anywhere on the start-up path puts it back in the idle process.
+ */
+const LOADED_ON_FIRST_USE = [
+  '@modelcontextprotocol/sdk', // POST /mcp
+  'zod', // the MCP tools' input schemas
+  'feedsmith', // OPML import/export, feed parsing
+  'fast-xml-parser', // the same
+  '@opentelemetry/core', // tracing or metrics configured
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+  'openai', // a model provider called
+  'nodemailer', // a mail sent
+  '@resvg/resvg-js', // a report cover rendered
+  'sanitize-html', // an article read
+  'ioredis', // REDIS_URL
+];
+
+describe('idle npm start', () => {
+  const dirs: string[] = [];
+  const children = new Set<ChildProcessWithoutNullStreams>();
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+
+  it('has not loaded the modules that are loaded on first use', async () => {
+    await compileDist();
+    const dataDir = mkdtempSync(join(tmpdir(), 'ai-idle-'));
+    dirs.push(dataDir);
+    const record = join(dataDir, 'modules.txt');
+    const svc = startServiceProcess(
+      ['--import', RECORDER, 'dist/main.js', 'all'],
+      {
+        DATA_DIR: join(dataDir, 'data'),
+        API_PORT: '0',
+        PORT: '0',
+        API_HOST: '127.0.0.1',
+        HOST: '127.0.0.1',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        MONITOR_OTLP_ENDPOINT: '',
+        METRICS_COLLECTOR: 'false',
+        RECORD_MODULES_TO: record,
+      },
+      children,
+    );
+    await svc.waitFor('process.started', 120_000);
+    // the scheduler's and workers' first ticks
+    await new Promise((r) => setTimeout(r, 2000));
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(0);
+
+    const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    const packageOf = (url: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+    const packages = new Set(urls.map(packageOf).filter(Boolean));
+    // the recorder saw the start-up path (a recorder that saw nothing would pass anything)
+    expect(packages).toContain('fastify');
+    expect(packages).toContain('@electric-sql/pglite');
+    expect(LOADED_ON_FIRST_USE.filter((p) => packages.has(p))).toEqual([]);
+  }, 180_000);
+});
