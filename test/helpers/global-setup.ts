@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ declare module 'vitest' {
     pgliteDump: string;
     /** a migrated PostgreSQL database every test database is copied from ('' without TEST_DATABASE_URL) */
     pgTemplate: string;
+    /** this run's id: files that compile dist/ compile it once per run (compileDist) */
+    testRunId: string;
   }
 }
 
@@ -33,6 +36,7 @@ export default async function setup(project: TestProject) {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await client.close();
   project.provide('pgliteDump', file);
+  project.provide('testRunId', randomUUID());
   const pg = await postgresTemplate();
   project.provide('pgTemplate', pg?.name ?? '');
   return async () => {

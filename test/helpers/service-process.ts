@@ -1,4 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
 
 export type LogLine = Record<string, unknown>;
 
@@ -58,17 +62,44 @@ export function startServiceProcess(
   return { child, lines, exited, waitFor, stderr: () => stderr };
 }
 
-/** Compiles src/ to dist/ the way `npm start` does (transpile only; `npm run check` type-checks). */
+/**
+ * Compiles src/ to dist/ the way `npm start` does (transpile only; `npm run check` type-checks),
+ * once per test run: files that run `node dist/main.js` side by side must not have dist/ rewritten
+ * under them by another file's compile (a file read while tsc truncates it fails to load). The
+ * first caller compiles under a lock; the others wait for it and reuse its output.
+ */
 export async function compileDist(): Promise<void> {
-  const { createRequire } = await import('node:module');
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`tsc failed (${code}): ${stderr}`);
+  const run = inject('testRunId');
+  const stamp = join('dist', `.compiled-${run}`);
+  const lock = join(tmpdir(), `article-intel-compile-${run}`);
+  const until = Date.now() + 300_000;
+  for (;;) {
+    if (existsSync(stamp)) return;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error('dist/ was not compiled within 5 minutes by another file');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (existsSync(stamp)) return;
+    const { createRequire } = await import('node:module');
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`tsc failed (${code}): ${stderr}`);
+    for (const old of readdirSync('dist').filter((f) => f.startsWith('.compiled-')))
+      rmSync(join('dist', old), { force: true });
+    writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** Polls `fn` until it returns a value other than undefined. */
