@@ -10,6 +10,7 @@ import {
   references,
   versionRole,
   type IdentifierKey,
+  type TextFingerprint,
 } from '../../domain/works.js';
 import { canonicalizeUrl } from '../../domain/identifiers.js';
 import type { Clock, Logger } from '../shared/ports.js';
@@ -64,10 +65,24 @@ export class WorkLinker {
       const batch = unique.slice(from, from + LINK_BATCH);
       await this.store.locked(async (s) => {
         const touched = new Set<string>();
-        for (const a of await s.articles(batch)) {
+        const articles = (await s.articles(batch)).map((a) => {
+          const fp = a.text ? fingerprint(a.text) : null;
+          return { a, fp, bands: fp ? bandKeys(fp.signature) : [] };
+        });
+        // the batch's fingerprints first, in one set of statements: copies within the batch find
+        // each other as copies stored earlier do
+        await s.saveFingerprints(
+          articles.map(({ a, fp, bands }) => ({ articleId: a.id, at: a.at, fp, bands })),
+        );
+        const references: { articleId: string; refKeys: string[] }[] = [];
+        for (const { a, fp, bands } of articles) {
           summary.articles++;
-          await this.linkOne(s, a, touched, summary);
+          references.push({
+            articleId: a.id,
+            refKeys: await this.linkOne(s, a, fp, bands, touched, summary),
+          });
         }
+        await s.saveReferences(references);
         await s.refreshCoverage([...touched]);
       });
     }
@@ -124,7 +139,15 @@ export class WorkLinker {
     return this.store.unlinked(new Date(this.clock.now().getTime() - 24 * 60 * 60 * 1000), limit);
   }
 
-  private async linkOne(s: WorkLinkStore, a: LinkArticle, touched: Set<string>, summary: LinkSummary) {
+  /** links one article (its fingerprint is stored); answers what it references, for the batch to store */
+  private async linkOne(
+    s: WorkLinkStore,
+    a: LinkArticle,
+    fp: TextFingerprint | null,
+    bands: number[],
+    touched: Set<string>,
+    summary: LinkSummary,
+  ): Promise<string[]> {
     const ids = resolveIdentifiers(a);
     const own = ownIdentifiers(ids);
     const fromFeed = arxivEntryLinks(ids.arxivId, a.metadata);
@@ -136,9 +159,6 @@ export class WorkLinker {
     const neighbours: WorkMember[] = keys.size ? await s.byIdentifiers([...keys]) : [];
 
     // copies: only between articles without paper identifiers (those decide for papers)
-    const fp = a.text ? fingerprint(a.text) : null;
-    const bands = fp ? bandKeys(fp.signature) : [];
-    await s.saveFingerprint(a.id, a.at, fp, bands);
     if (fp && !own.length) {
       const from = new Date(a.at.getTime() - COPY_WINDOW_MS);
       const to = new Date(a.at.getTime() + COPY_WINDOW_MS);
@@ -155,7 +175,6 @@ export class WorkLinker {
     const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
       (k) => !ownKeys.has(k),
     );
-    await s.saveReferences(a.id, refKeys);
     if (refKeys.length) {
       const covered = [
         ...(await s.byIdentifiers(refKeys.filter(isIdentifier))),
@@ -164,6 +183,7 @@ export class WorkLinker {
       if (covered.length) summary.coverage++;
       for (const m of covered) touched.add(m.workId);
     }
+    return refKeys;
   }
 
   /**

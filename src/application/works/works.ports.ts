@@ -64,8 +64,13 @@ export interface WorkLinkStore {
   byIds(ids: readonly string[]): Promise<WorkMember[]>;
   /** every member of these works */
   members(workIds: readonly string[]): Promise<WorkMember[]>;
-  /** stores the fingerprint (null: too little text) and its buckets; marks the article looked at */
-  saveFingerprint(articleId: string, at: Date, fp: TextFingerprint | null, bands: number[]): Promise<void>;
+  /**
+   * stores each article's fingerprint (null: too little text) and its buckets, and marks the
+   * articles looked at: one set of statements for a whole batch
+   */
+  saveFingerprints(
+    items: readonly { articleId: string; at: Date; fp: TextFingerprint | null; bands: number[] }[],
+  ): Promise<void>;
   /** fingerprinted articles other than `articleId` sharing a bucket, with `at` in [from, to] */
   copyCandidates(
     articleId: string,
@@ -74,8 +79,8 @@ export interface WorkLinkStore {
     to: Date,
     limit: number,
   ): Promise<CopyCandidate[]>;
-  /** replaces what the article references (`doi:`, `arxiv:`, `url:` keys) */
-  saveReferences(articleId: string, refKeys: readonly string[]): Promise<void>;
+  /** replaces what each article references (`doi:`, `arxiv:`, `url:` keys), for a whole batch */
+  saveReferences(items: readonly { articleId: string; refKeys: readonly string[] }[]): Promise<void>;
   /** the decisions touching any of these articles */
   decisions(articleIds: readonly string[]): Promise<WorkDecision[]>;
   saveDecisions(decisions: readonly WorkDecision[], by: string | null): Promise<void>;

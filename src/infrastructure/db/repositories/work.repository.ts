@@ -184,17 +184,31 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     return (await this.byIdentifiers(keys)).map((m) => m.id);
   }
 
-  async saveFingerprint(articleId: string, at: Date, fp: TextFingerprint | null, bands: number[]) {
-    const atIso = at.toISOString();
+  async saveFingerprints(
+    items: readonly { articleId: string; at: Date; fp: TextFingerprint | null; bands: number[] }[],
+  ) {
+    if (!items.length) return;
     await this.db.execute(sql`insert into work_fingerprints (article_id, at, shingles, signature)
-      values (${articleId}, ${atIso}, ${fp?.shingles ?? 0}, ${fp ? signatureToText(fp.signature) : null})
+      values ${sql.join(
+        items.map(
+          (i) =>
+            sql`(${i.articleId}, ${i.at.toISOString()}, ${i.fp?.shingles ?? 0}, ${i.fp ? signatureToText(i.fp.signature) : null})`,
+        ),
+        sql`, `,
+      )}
       on conflict (article_id) do update set at = excluded.at, shingles = excluded.shingles,
         signature = excluded.signature, linked_at = now()`);
-    await this.db.execute(sql`delete from work_text_bands where article_id = ${articleId}`);
-    if (bands.length)
+    await this.db.execute(
+      sql`delete from work_text_bands where article_id = any(${uuidArray(items.map((i) => i.articleId))})`,
+    );
+    const bands = items.flatMap((i) =>
+      i.bands.map((k, b) => sql`(${b}, ${k}, ${i.articleId}, ${i.at.toISOString()})`),
+    );
+    // a few hundred rows a statement: the parameters of one statement stay far below the limit
+    for (let from = 0; from < bands.length; from += 2000)
       await this.db.execute(
         sql`insert into work_text_bands (band, key, article_id, at) values ${sql.join(
-          bands.map((k, b) => sql`(${b}, ${k}, ${articleId}, ${atIso})`),
+          bands.slice(from, from + 2000),
           sql`, `,
         )} on conflict do nothing`,
       );
@@ -221,13 +235,18 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     }));
   }
 
-  async saveReferences(articleId: string, refKeys: readonly string[]) {
-    await this.db.execute(sql`delete from article_references where article_id = ${articleId}`);
-    const keys = [...new Set(refKeys)].filter((k) => k.length <= 2000);
-    if (keys.length)
+  async saveReferences(items: readonly { articleId: string; refKeys: readonly string[] }[]) {
+    if (!items.length) return;
+    await this.db.execute(
+      sql`delete from article_references where article_id = any(${uuidArray(items.map((i) => i.articleId))})`,
+    );
+    const rows = items.flatMap((i) =>
+      [...new Set(i.refKeys)].filter((k) => k.length <= 2000).map((k) => sql`(${i.articleId}, ${k})`),
+    );
+    for (let from = 0; from < rows.length; from += 5000)
       await this.db.execute(
         sql`insert into article_references (article_id, ref_key) values ${sql.join(
-          keys.map((k) => sql`(${articleId}, ${k})`),
+          rows.slice(from, from + 5000),
           sql`, `,
         )} on conflict do nothing`,
       );
