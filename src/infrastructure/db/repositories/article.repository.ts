@@ -584,6 +584,7 @@ export function pageSql(
 /**
  * Best matches first: the rank of at most RELEVANCE_CANDIDATES matching rows (the GIN indexes
  * find them; ranking every match of a very common word would read all of them), ties newest first.
+ * On PGlite the repository reads the same page in short statements instead (chunkedPage).
  */
 function relevancePageSql(q: Omit<ArticleListQuery, 'viewerId'>, where: SQL, candidates: number): SQL {
   const rank = q.filter.q ? searchRank(q.filter.q) : sql`0`;
