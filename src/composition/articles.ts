@@ -15,7 +15,9 @@ import {
 } from '../infrastructure/db/repositories/article-embedding.repository.js';
 import {
   EMBEDDED_PHRASE_CANDIDATES,
+  EMBEDDED_RANK_CHUNK,
   EMBEDDED_RELEVANCE_CANDIDATES,
+  EMBEDDED_SNIPPET_CHUNK,
   RELEVANCE_CANDIDATES,
 } from '../infrastructure/db/repositories/article-search.sql.js';
 import { DrizzleFavoriteRepository } from '../infrastructure/db/repositories/favorite.repository.js';
@@ -44,6 +46,8 @@ export const wireArticles = (
     relevanceCandidates:
       ctx.database.kind === 'pglite' ? EMBEDDED_RELEVANCE_CANDIDATES : RELEVANCE_CANDIDATES,
     phraseCandidates: ctx.database.kind === 'pglite' ? EMBEDDED_PHRASE_CANDIDATES : null,
+    chunks:
+      ctx.database.kind === 'pglite' ? { rank: EMBEDDED_RANK_CHUNK, snippets: EMBEDDED_SNIPPET_CHUNK } : null,
   });
   const reads = new DrizzleReadStateRepository(ctx.db);
   const articles = new ArticlesService(

@@ -25,6 +25,18 @@ export const RELEVANCE_CANDIDATES = 2000;
  */
 export const EMBEDDED_RELEVANCE_CANDIDATES = 300;
 /**
+ * On PGlite a statement cannot be interrupted, and a request waits for the one under way: a search
+ * there ranks its candidates at most this many per statement (~0.1 ms each) and merges the chunks'
+ * ranks in the service, in the order one statement would give
+ * (docs/decisions/0147-pglite-search-in-short-statements.md).
+ */
+export const EMBEDDED_RANK_CHUNK = 50;
+/**
+ * The same for a page's snippet fields: each reads an article's content (~1 ms for 12 KB on
+ * PGlite), so a page of 20 read in one statement held the event loop ~20 ms.
+ */
+export const EMBEDDED_SNIPPET_CHUNK = 5;
+/**
  * On PGlite a query that needs word positions (a quoted phrase, a hyphenated word of a websearch
  * query, a CJK run of 3+ characters) checks them in at most this many articles: the GIN index
  * cannot check positions, so each article holding the words had its whole tsvector read on the

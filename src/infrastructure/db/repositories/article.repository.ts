@@ -89,6 +89,29 @@ function isQueryCanceled(err: unknown): boolean {
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+/** How many candidates one statement ranks, and how many snippet fields it reads (PGlite). */
+export interface SearchChunks {
+  rank: number;
+  snippets: number;
+}
+interface RankedRow {
+  id: string;
+  rank: number | string;
+  /** scraped_at in microseconds */
+  usec: string;
+}
+/**
+ * relevancePageSql's order: rank, scraped_at, id, all descending. The rank comes as float8 (exact
+ * for ts_rank_cd's real), scraped_at in whole microseconds, and a uuid orders as its hex text.
+ */
+const byRelevance = (
+  a: { id: string; rank: number; usec: bigint },
+  b: { id: string; rank: number; usec: bigint },
+) =>
+  b.rank - a.rank ||
+  (b.usec > a.usec ? 1 : b.usec < a.usec ? -1 : 0) ||
+  (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
 /** a text literal cast to an array type: one parameter whatever the length, on both drivers */
 export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 export function whereOf(f: ArticleFilter, phraseCandidates: number | null = null): SQL {
@@ -232,32 +255,107 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   private readonly searchTimeoutMs: number;
   private readonly relevanceCandidates: number;
   private readonly phraseCandidates: number | null;
+  private readonly chunks: SearchChunks | null;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-    opts: { searchTimeoutMs?: number; relevanceCandidates?: number; phraseCandidates?: number | null } = {},
+    opts: {
+      searchTimeoutMs?: number;
+      relevanceCandidates?: number;
+      phraseCandidates?: number | null;
+      /** PGlite: a search's ranking and snippet fields in several short statements */
+      chunks?: SearchChunks | null;
+    } = {},
   ) {
     this.searchTimeoutMs = opts.searchTimeoutMs ?? SEARCH_TIMEOUT_MS;
     this.relevanceCandidates = opts.relevanceCandidates ?? RELEVANCE_CANDIDATES;
     this.phraseCandidates = opts.phraseCandidates ?? null;
+    this.chunks = opts.chunks ?? null;
   }
 
   async list(q: ArticleListQuery): Promise<ArticlePage> {
     // the page and the total run side by side (two pool connections on PostgreSQL)
     const [rows, total] = await Promise.all([
-      this.run(
-        decorated(
-          pageSql(q, this.relevanceCandidates, this.phraseCandidates),
-          q.viewerId,
-          q.filter.q ? SNIPPET_FIELDS : sql``,
-        ),
-        q.filter,
-      ),
+      this.chunks && q.filter.q
+        ? this.chunkedPage(q, this.chunks)
+        : this.run(
+            decorated(
+              pageSql(q, this.relevanceCandidates, this.phraseCandidates),
+              q.viewerId,
+              q.filter.q ? SNIPPET_FIELDS : sql``,
+            ),
+            q.filter,
+          ).then((res) => rowsOf<DecoratedRow>(res)),
       this.cachedTotal(q.filter),
     ]);
     const terms = q.filter.q ? parseSearch(q.filter.q).terms : undefined;
-    return { items: rowsOf<DecoratedRow>(rows).map((r) => summaryOf(r, terms)), total };
+    return { items: rows.map((r) => summaryOf(r, terms)), total };
+  }
+
+  /**
+   * The rows of a search's page in short statements (PGlite, where a statement holds the event
+   * loop): the candidates' ids, their ranks `chunks.rank` at a time, merged here in the order
+   * relevancePageSql gives (rank, then scraped_at, then id, all descending), the page's rows, and
+   * their snippet fields `chunks.snippets` at a time. One transaction: the same snapshot, and the
+   * search's statement timeout and index-only plans for every statement.
+   */
+  private async chunkedPage(q: ArticleListQuery, chunks: SearchChunks): Promise<DecoratedRow[]> {
+    return this.inSearch(async (tx) => {
+      let rows: DecoratedRow[];
+      if (q.sort.kind === 'relevance' && q.filter.q) {
+        const where = whereOf(q.filter, this.phraseCandidates);
+        const candidates = rowsOf<{ id: string }>(
+          await tx.execute(sql`select a.id from articles a where ${where} limit ${this.relevanceCandidates}`),
+        ).map((r) => r.id);
+        const rank = searchRank(q.filter.q);
+        const ranked: RankedRow[] = [];
+        for (let i = 0; i < candidates.length; i += chunks.rank)
+          ranked.push(
+            ...rowsOf<RankedRow>(
+              await tx.execute(
+                sql`select a.id, ${rank}::float8 as rank,
+                      (extract(epoch from a.scraped_at) * 1000000)::bigint::text as usec
+                    from articles a where a.id = any(${uuidArray(candidates.slice(i, i + chunks.rank))})`,
+              ),
+            ),
+          );
+        const ids = ranked
+          .map((r) => ({ id: r.id, rank: Number(r.rank), usec: BigInt(r.usec) }))
+          .sort(byRelevance)
+          .slice(q.offset, q.offset + q.limit)
+          .map((r) => r.id);
+        if (!ids.length) return [];
+        const byId = new Map(
+          rowsOf<DecoratedRow>(
+            await tx.execute(
+              decorated(
+                sql`select ${SUMMARY_COLUMNS} from articles a where a.id = any(${uuidArray(ids)})`,
+                q.viewerId,
+              ),
+            ),
+          ).map((r) => [r.id, r]),
+        );
+        rows = ids.flatMap((id) => byId.get(id) ?? []);
+      } else
+        rows = rowsOf<DecoratedRow>(
+          await tx.execute(
+            decorated(pageSql(q, this.relevanceCandidates, this.phraseCandidates), q.viewerId),
+          ),
+        );
+      for (let i = 0; i < rows.length; i += chunks.snippets) {
+        const part = rows.slice(i, i + chunks.snippets);
+        const fields = new Map(
+          rowsOf<{ id: string; search_fields: DecoratedRow['search_fields'] }>(
+            await tx.execute(
+              sql`select p.id${SNIPPET_FIELDS} from articles p where p.id = any(${uuidArray(part.map((r) => r.id))})`,
+            ),
+          ).map((r) => [r.id, r.search_fields]),
+        );
+        for (const r of part) r.search_fields = fields.get(r.id) ?? [];
+      }
+      return rows;
+    });
   }
 
   async byIds(ids: readonly string[], viewerId: string | null) {
@@ -374,6 +472,11 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
   /** a statement of the list; a search's under SEARCH_TIMEOUT_MS (set local: this transaction only) */
   private async run(statement: SQL, filter: ArticleFilter) {
     if (!filter.q) return this.db.execute(statement);
+    return this.inSearch((tx) => tx.execute(statement));
+  }
+
+  /** `work` in a search's transaction: each statement under SEARCH_TIMEOUT_MS, no sequential scan */
+  private async inSearch<T>(work: (tx: Pick<Db, 'execute'>) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction(async (tx) => {
         // The GIN indexes serve every search condition. The planner does not count the cost of
@@ -383,7 +486,7 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
           sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(this.searchTimeoutMs))}`),
         );
         await tx.execute(sql`set local enable_seqscan = off`);
-        return tx.execute(statement);
+        return work(tx);
       });
     } catch (err) {
       if (isQueryCanceled(err))
@@ -481,6 +584,7 @@ export function pageSql(
 /**
  * Best matches first: the rank of at most RELEVANCE_CANDIDATES matching rows (the GIN indexes
  * find them; ranking every match of a very common word would read all of them), ties newest first.
+ * On PGlite the repository reads the same page in short statements instead (chunkedPage).
  */
 function relevancePageSql(q: Omit<ArticleListQuery, 'viewerId'>, where: SQL, candidates: number): SQL {
   const rank = q.filter.q ? searchRank(q.filter.q) : sql`0`;
