@@ -1,5 +1,5 @@
 /**
- * Idle memory of `npm start` (budget in docs/performance.md: RSS <= 200 MB): the whole service on the embedded
+ * Idle memory of `npm start` (budget in docs/performance.md: RSS <= 150 MB, issue 30): the whole service on the embedded
  * defaults (api, web and worker roles, PGlite, memory cache) started by `npm start` itself (its
  * prestart transpiles src/ to dist/, then the script execs `node dist/main.js all`), left idle after
  * start-up, then the resident set of the process that serves read from /proc. Twice on one data
@@ -12,6 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../types.js';
+
+/** issue 30: the budget was 200 MB */
+const IDLE_RSS_MB = 150;
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -62,8 +65,8 @@ export const scenarios: Scenario[] = [
             scenario: 'idle-rss',
             figure: Math.round(steady.rss),
             unit: 'MB',
-            budget: 'RSS <= 200 MB',
-            pass: steady.rss <= 200,
+            budget: 'RSS <= 150 MB',
+            pass: steady.rss <= IDLE_RSS_MB,
             notes:
               `npm start (all roles, PGlite, memory cache), the serving process idle ${idleMs / 1000} s on an initialized DATA_DIR; ` +
               `first start of a new DATA_DIR (initdb in a child process): ${Math.round(first.rss)} MB; ` +

@@ -340,6 +340,9 @@ describe('signed webhooks', () => {
       await repo.addDeliveries([
         { endpointId: hook.id, event: 'run.failed', eventId, dedupeKey: `run:${eventId}`, body: '{}' },
       ]);
+      // PGlite's clock counts milliseconds: deliveries recorded in one millisecond have one time,
+      // and "newest first" cannot tell them apart (nor can the admin); these are a moment apart
+      await new Promise((r) => setTimeout(r, 2));
     }
     const shown = await deliveries(hook.id);
     expect(shown.map((d) => d.event_id)).toEqual(eventIds.slice(5).reverse());
