@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 /**
  * Single-key shortcuts (`j`, `?`, `Enter`) and two-key sequences (`g a`) on the window. They never
@@ -23,7 +23,9 @@ export function useHotkeys(keys: Hotkeys, enabled = true): void {
   // the latest handlers without re-subscribing on every render
   const ref = useRef(keys);
   ref.current = keys;
-  useEffect(() => {
+  // a layout effect: the keys listen from the commit that shows the page, so a key pressed the
+  // moment a cached article appears is not lost to a passive effect React has not run yet
+  useLayoutEffect(() => {
     if (!enabled) return;
     let pending: { key: string; at: number } | null = null;
     const onKey = (e: KeyboardEvent) => {
