@@ -7,6 +7,7 @@ import {
   openAlexLinks,
   references,
   semanticScholarLinks,
+  signatureToText,
   versionRole,
 } from './works.js';
 
@@ -105,5 +106,18 @@ describe('works rules', () => {
     expect(refs.urls).toEqual(['https://www.nature.com/articles/x?utm_source=feed']);
     const many = Array.from({ length: 1000 }, (_, i) => `https://example.org/${i}`).join(' ');
     expect(references(many).urls).toHaveLength(200);
+  });
+});
+
+describe('fingerprint', () => {
+  it('is the same signature as before: fingerprints stored earlier still compare with new ones', () => {
+    const text =
+      'The central bank raised its benchmark interest rate by a quarter of a percentage point on Wednesday, the third increase this year, and signalled that further tightening was likely as inflation remained well above its two per cent target. Policymakers voted seven to two in favour of the move.';
+    const f = fingerprint(text)!;
+    expect(f.shingles).toBe(46);
+    // recorded from the first implementation (fnv1a of the joined shingle, murmur3-finalised seeds)
+    expect(signatureToText(f.signature)).toBe(
+      'JtBDArXvdAL++gkJlFE+AbmAwQjie+EBLrFOAUZUNwPzACoOLdufAGvdYgh6vpgAmmdxB1R25QeWG+AFhK+FA9YrTgCCdOwASqxlAMVzGghuBBEB2FWIAAEXtQ5pw2YEVWpoBuq6sgZJjYwBa+hrBEhwGACiaXQBK7+LApOAMAH2vFINWIW3AeS2TwUuJs4Ig9j2CjCDqQjHI1QGQCmEAarDeQFxcbsFyZo2AbaUtwYs9U4FZmssASCl1gCdPlAE4ZJYByFtTQu+mdUDTjDNCOKopQAYzfwGydFtBnd1PxEfi7EENPe3DQHGJQcdGxQF3CltBn5FEQoQrVcCyVU9AWsxcxGu4/QF6Ae0AKyP3AKs0VQQC2SWAXMFtwfp7OQApSOVBwDuiQVz0XYEqL+VCboC0gSWHnsBJGSyBU/xeBVEIfwAC1rJBVBNIwOL3cgAZGxjD9qY0gIlii8CIRe4A2t1EwxV68cAxwsbAVwWyAxIKI8Ae/8dBAe0fwhpQRwAFG0HBDuKMwMOKtwBbzqNBJkinAuRPVoDre3KBW0IHxCPh3kHrkXLCKxNWwgnkO0F9FaoBX0/4QmA2NMJZOjsBO8ftQXJUyYAsAFTAEaWzAJgp44B/OZCAywOZgEv5ZEDYhKRCqwM1gFx+a0JNg0GAu9DugRZrmMGUC6NARXtjAE=',
+    );
   });
 });

@@ -250,15 +250,6 @@ export interface TextFingerprint {
   signature: Uint32Array;
 }
 
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /** murmur3's finalizer: a good 32-bit mix */
 function fmix(h: number): number {
   h ^= h >>> 16;
@@ -269,7 +260,7 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
-const SEEDS = Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
+const SEEDS = Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
 
 /** Lower-case words of letters and digits (any script), at most MAX_WORDS. */
 export function words(text: string): string[] {
@@ -288,8 +279,7 @@ export function words(text: string): string[] {
 export function fingerprint(text: string): TextFingerprint | null {
   const w = words(text);
   const hashes = new Set<number>();
-  for (let i = 0; i + SHINGLE_WORDS <= w.length; i++)
-    hashes.add(fnv1a(w.slice(i, i + SHINGLE_WORDS).join(' ')));
+  for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) hashes.add(shingleHash(w, i));
   if (hashes.size < MIN_SHINGLES) return null;
   const signature = new Uint32Array(MINHASH_SIZE).fill(0xffffffff);
   for (const h of hashes) {
@@ -299,6 +289,17 @@ export function fingerprint(text: string): TextFingerprint | null {
     }
   }
   return { shingles: hashes.size, signature };
+}
+
+/** fnv1a of the words `w[i]` to `w[i + SHINGLE_WORDS - 1]` joined by spaces, without joining them */
+function shingleHash(w: readonly string[], i: number): number {
+  let h = 0x811c9dc5;
+  for (let j = i; j < i + SHINGLE_WORDS; j++) {
+    if (j > i) h = Math.imul(h ^ 0x20, 0x01000193);
+    const word = w[j]!;
+    for (let c = 0; c < word.length; c++) h = Math.imul(h ^ word.charCodeAt(c), 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** The share of equal minimums: an estimate of the Jaccard similarity of the shingle sets. */

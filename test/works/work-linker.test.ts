@@ -90,7 +90,9 @@ describe.each(dbKinds())('work linker (%s)', (kind) => {
       publishedAt: at,
       source: 'Fourth Feed',
     });
-    await linker.linkArticles([a.id, b.id, c.id, d.id]);
+    const summary = await linker.linkArticles([a.id, b.id, c.id, d.id]);
+    // one merge: the copies linked after the first see the work it made, not the works they had
+    expect(summary.merged).toBe(1);
     const w = await workOf(a.id);
     expect(await workOf(b.id)).toBe(w);
     expect(await workOf(c.id)).toBe(w);
@@ -201,5 +203,51 @@ describe.each(dbKinds())('work linker (%s)', (kind) => {
     expect(await workOf(published.id)).toBe(merged.work_id);
     await linker.linkArticles([preprint.id, published.id]);
     expect(await workOf(published.id)).toBe(merged.work_id);
+  });
+
+  it('reads a batch in a fixed number of statements, however many articles it holds', async () => {
+    // the store on a database handle that counts the statements of the linker's transaction
+    let statements = 0;
+    const counting = new Proxy(database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+        return (fn: (tx: unknown) => Promise<unknown>) =>
+          target.transaction((tx) =>
+            fn(
+              new Proxy(tx, {
+                get(t, p, r) {
+                  const v = Reflect.get(t, p, r) as unknown;
+                  if (p !== 'execute' || typeof v !== 'function') return v;
+                  return (...args: unknown[]) => {
+                    statements++;
+                    return (v as (...a: unknown[]) => unknown).apply(t, args);
+                  };
+                },
+              }),
+            ),
+          );
+      },
+    });
+    const counted = new WorkLinker(new DrizzleWorkStore(counting), clock, silent);
+    // texts of their own (no two are copies), each naming a DOI and a page
+    const vocabulary = [...new Set(`${WIRE} ${OTHER}`.toLowerCase().match(/[a-z]+/g))];
+    const story = (i: number, n: number) =>
+      makeArticle(database.db, {
+        topicId,
+        content: `${Array.from({ length: 90 }, (_, k) => vocabulary[(k * (7 + i + 40 * n) + i) % vocabulary.length]).join(' ')}
+          See https://doi.org/10.1000/batch.${n}.${i} and https://example.org/batch/${n}/${i}.`,
+        publishedAt: new Date(Date.UTC(2025, n, 1, i)),
+      });
+    const countFor = async (n: number, size: number) => {
+      const ids = [];
+      for (let i = 0; i < size; i++) ids.push((await story(i, n)).id);
+      statements = 0;
+      await counted.linkArticles(ids);
+      return statements;
+    };
+    const few = await countFor(1, 4);
+    const many = await countFor(2, 40);
+    expect(few).toBeGreaterThan(0);
+    expect(many).toBe(few);
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '../../domain/works.js';
 import { canonicalizeUrl } from '../../domain/identifiers.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import type { LinkArticle, WorkDecision, WorkLinkStore, WorkMember } from './works.ports.js';
+import type { CopyCandidate, LinkArticle, WorkDecision, WorkLinkStore, WorkMember } from './works.ports.js';
 
 /** Articles linked in one locked batch at most; a longer list is worked off batch by batch. */
 export const LINK_BATCH = 100;
@@ -74,12 +74,13 @@ export class WorkLinker {
         await s.saveFingerprints(
           articles.map(({ a, fp, bands }) => ({ articleId: a.id, at: a.at, fp, bands })),
         );
+        const view = await BatchView.read(s, articles);
         const references: { articleId: string; refKeys: string[] }[] = [];
-        for (const { a, fp, bands } of articles) {
+        for (const [i, { a, fp }] of articles.entries()) {
           summary.articles++;
           references.push({
             articleId: a.id,
-            refKeys: await this.linkOne(s, a, fp, bands, touched, summary),
+            refKeys: await this.linkOne(view, i, a, fp, touched, summary),
           });
         }
         await s.saveReferences(references);
@@ -141,48 +142,27 @@ export class WorkLinker {
 
   /** links one article (its fingerprint is stored); answers what it references, for the batch to store */
   private async linkOne(
-    s: WorkLinkStore,
+    view: BatchView,
+    i: number,
     a: LinkArticle,
     fp: TextFingerprint | null,
-    bands: number[],
     touched: Set<string>,
     summary: LinkSummary,
   ): Promise<string[]> {
-    const ids = resolveIdentifiers(a);
-    const own = ownIdentifiers(ids);
-    const fromFeed = arxivEntryLinks(ids.arxivId, a.metadata);
-    if (fromFeed.length) await s.saveLinks(fromFeed);
-
+    const { own, versions, copies, refKeys, covered } = view.of(i);
     // versions: articles carrying one of its identifiers or one an API linked to them
-    const keys = new Set<IdentifierKey>(own);
-    if (own.length) for (const l of await s.linksOf(own)) keys.add(l.from).add(l.to);
-    const neighbours: WorkMember[] = keys.size ? await s.byIdentifiers([...keys]) : [];
-
+    const neighbours: WorkMember[] = [...versions];
     // copies: only between articles without paper identifiers (those decide for papers)
-    if (fp && !own.length) {
-      const from = new Date(a.at.getTime() - COPY_WINDOW_MS);
-      const to = new Date(a.at.getTime() + COPY_WINDOW_MS);
-      for (const c of await s.copyCandidates(a.id, bands, from, to, MAX_COPY_CANDIDATES))
-        if (!ownIdentifiers(c).length && isCopy(fp, c.fingerprint)) neighbours.push(c);
-    }
+    if (fp && !own.length)
+      for (const c of copies) if (!ownIdentifiers(c).length && isCopy(fp, c.fingerprint)) neighbours.push(c);
 
-    const workId = await this.merge(s, a, neighbours, summary);
+    const workId = await this.merge(view, a, neighbours, summary);
     touched.add(workId);
 
     // coverage: what its text links to or names, outside its own work
-    const refs = references(a.text, a.html);
-    const ownKeys = new Set<string>([...own, `url:${a.canonicalUrl}`]);
-    const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
-      (k) => !ownKeys.has(k),
-    );
-    if (refKeys.length) {
-      const covered = [
-        ...(await s.byIdentifiers(refKeys.filter(isIdentifier))),
-        ...(await s.byCanonicalUrls(refKeys.filter((k) => k.startsWith('url:')).map((k) => k.slice(4)))),
-      ].filter((m) => m.workId !== workId);
-      if (covered.length) summary.coverage++;
-      for (const m of covered) touched.add(m.workId);
-    }
+    const outside = covered.map((m) => view.workOf(m)).filter((w) => w !== workId);
+    if (outside.length) summary.coverage++;
+    for (const w of outside) touched.add(w);
     return refKeys;
   }
 
@@ -191,26 +171,27 @@ export class WorkLinker {
    * articles apart; works an admin merged with it are joined too. Answers the article's work id.
    */
   private async merge(
-    s: WorkLinkStore,
+    view: BatchView,
     a: LinkArticle,
     neighbours: WorkMember[],
     summary: LinkSummary,
   ): Promise<string> {
-    const group = new Map((await s.members([a.workId])).map((m) => [m.id, m]));
+    const own = view.workOf(a);
+    const group = new Map((await view.members(own)).map((m) => [m.id, m]));
     if (!group.has(a.id))
-      group.set(a.id, { id: a.id, workId: a.workId, doi: a.doi, arxivId: a.arxivId, url: a.url, at: a.at });
-    const decisions = await s.decisions([...group.keys(), ...neighbours.map((n) => n.id)]);
+      group.set(a.id, { id: a.id, workId: own, doi: a.doi, arxivId: a.arxivId, url: a.url, at: a.at });
+    const decisions = await view.decisions([...group.keys(), ...neighbours.map((n) => n.id)]);
     const apart = new Set(decisions.filter((d) => d.kind === 'apart').map((d) => pairKey(d.a, d.b)));
     const together = decisions.filter((d: WorkDecision) => d.kind === 'together');
 
-    const pending = [...new Set(neighbours.map((n) => n.workId))].filter((w) => w !== a.workId);
+    const pending = [...new Set(neighbours.map((n) => view.workOf(n)))].filter((w) => w !== own);
     const partnerIds = together.flatMap((d) => (group.has(d.a) ? [d.b] : group.has(d.b) ? [d.a] : []));
-    for (const m of partnerIds.length ? await s.byIds(partnerIds) : []) pending.push(m.workId);
+    for (const m of partnerIds.length ? await view.store.byIds(partnerIds) : []) pending.push(view.workOf(m));
 
     const joined: string[] = [];
     for (const w of [...new Set(pending)]) {
-      if (w === a.workId || joined.includes(w)) continue;
-      const members = await s.members([w]);
+      if (w === own || joined.includes(w)) continue;
+      const members = await view.members(w);
       if (group.size + members.length > MAX_WORK_SIZE) {
         this.logger.warn({ event: 'works.too_large', article_id: a.id, work_id: w });
         continue;
@@ -224,14 +205,14 @@ export class WorkLinker {
 
     const members = [...group.values()];
     const head = bestVersion(members.map((m) => ({ id: m.id, role: versionRole(m), at: m.at })))!;
-    if (!joined.length) return a.workId;
+    if (!joined.length) return own;
     summary.merged++;
-    const all = [a.workId, ...joined];
+    const all = [own, ...joined];
     // keep a stored work's id (the one of most members); a work of one article has its article's id
     const stored = all.filter((w) => !group.has(w));
     const count = (w: string) => members.filter((m) => m.workId === w).length;
     const keep = stored.sort((x, y) => count(y) - count(x))[0] ?? null;
-    const [id] = await s.assign([
+    const [id] = await view.store.assign([
       {
         workId: keep,
         memberIds: members.map((m) => m.id),
@@ -239,6 +220,132 @@ export class WorkLinker {
         retiredIds: stored.filter((w) => w !== keep),
       },
     ]);
+    view.moved(all, id!, members);
     return id!;
+  }
+}
+
+/**
+ * What a batch reads of the store before linking its articles one by one, in one statement for
+ * each kind of read instead of one per article: identifier links, versions, copy candidates,
+ * referenced works, the works' members and the admin's decisions. Kept true while the batch
+ * merges: an article a merge moved answers its new work, and a work a merge changed is read
+ * again, so each article sees what the articles before it wrote, as one article at a time would.
+ */
+class BatchView {
+  /** articles this batch's merges moved, and their work now */
+  private readonly workNow = new Map<string, string>();
+  /** works this batch's merges changed: their members are read again */
+  private readonly changed = new Set<string>();
+
+  private constructor(
+    readonly store: WorkLinkStore,
+    private readonly items: {
+      own: IdentifierKey[];
+      versions: WorkMember[];
+      copies: CopyCandidate[];
+      refKeys: string[];
+      covered: WorkMember[];
+    }[],
+    private readonly membersOf: Map<string, WorkMember[]>,
+    private readonly decisionList: WorkDecision[],
+    /** the articles whose decisions `decisionList` holds */
+    private readonly decided: Set<string>,
+  ) {}
+
+  static async read(
+    s: WorkLinkStore,
+    articles: { a: LinkArticle; fp: TextFingerprint | null; bands: number[] }[],
+  ): Promise<BatchView> {
+    const parsed = articles.map(({ a, fp, bands }) => {
+      const ids = resolveIdentifiers(a);
+      const own = ownIdentifiers(ids);
+      const refs = references(a.text, a.html);
+      const ownKeys = new Set<string>([...own, `url:${a.canonicalUrl}`]);
+      const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
+        (k) => !ownKeys.has(k),
+      );
+      return { a, fp, bands, own, fromFeed: arxivEntryLinks(ids.arxivId, a.metadata), refKeys };
+    });
+    const fromFeed = parsed.flatMap((p) => p.fromFeed);
+    if (fromFeed.length)
+      await s.saveLinks([...new Map(fromFeed.map((l) => [`${l.from} ${l.to}`, l])).values()]);
+    const allOwn = [...new Set(parsed.flatMap((p) => p.own))];
+    const links = allOwn.length ? await s.linksOf(allOwn) : [];
+    const versionKeys = parsed.map((p) => {
+      const keys = new Set<IdentifierKey>(p.own);
+      for (const l of links) if (keys.has(l.from) || keys.has(l.to)) keys.add(l.from).add(l.to);
+      return p.own.length ? [...keys] : [];
+    });
+    const versions = await s.byIdentifiersEach(versionKeys);
+    const copies = await s.copyCandidatesEach(
+      parsed
+        .filter((p) => p.fp && !p.own.length)
+        .map((p) => ({
+          articleId: p.a.id,
+          bands: p.bands,
+          from: new Date(p.a.at.getTime() - COPY_WINDOW_MS),
+          to: new Date(p.a.at.getTime() + COPY_WINDOW_MS),
+        })),
+      MAX_COPY_CANDIDATES,
+    );
+    const byId = await s.byIdentifiersEach(parsed.map((p) => p.refKeys.filter(isIdentifier)));
+    const byUrl = await s.byCanonicalUrlsEach(
+      parsed.map((p) => p.refKeys.filter((k) => k.startsWith('url:')).map((k) => k.slice(4))),
+    );
+    const items = parsed.map((p, i) => ({
+      own: p.own,
+      versions: versions[i]!,
+      copies: copies.get(p.a.id) ?? [],
+      refKeys: p.refKeys,
+      covered: [...byId[i]!, ...byUrl[i]!],
+    }));
+    // the members of every work a merge may read: the articles' own and their neighbours'
+    const works = new Set<string>(parsed.map((p) => p.a.workId));
+    for (const item of items) for (const m of [...item.versions, ...item.copies]) works.add(m.workId);
+    const membersOf = new Map<string, WorkMember[]>([...works].map((w) => [w, []]));
+    for (const m of works.size ? await s.members([...works]) : []) membersOf.get(m.workId)?.push(m);
+    const ids = new Set<string>(parsed.map((p) => p.a.id));
+    for (const item of items) for (const m of [...item.versions, ...item.copies]) ids.add(m.id);
+    for (const ms of membersOf.values()) for (const m of ms) ids.add(m.id);
+    const decisions = await s.decisions([...ids]);
+    return new BatchView(s, items, membersOf, decisions, ids);
+  }
+
+  of(i: number) {
+    return this.items[i]!;
+  }
+
+  /** the member's work now: a merge of this batch may have moved it */
+  workOf(m: { id: string; workId: string }): string {
+    return this.workNow.get(m.id) ?? m.workId;
+  }
+
+  /** the members of a work, as they are now */
+  async members(workId: string): Promise<WorkMember[]> {
+    const known = this.membersOf.get(workId);
+    if (known && !this.changed.has(workId)) return known;
+    return this.store.members([workId]);
+  }
+
+  /** the admin's decisions touching any of these articles */
+  async decisions(ids: readonly string[]): Promise<WorkDecision[]> {
+    const missing = ids.filter((id) => !this.decided.has(id));
+    if (missing.length) await this.decisionsOf(missing);
+    const wanted = new Set(ids);
+    return this.decisionList.filter((d) => wanted.has(d.a) || wanted.has(d.b));
+  }
+
+  private async decisionsOf(ids: readonly string[]): Promise<void> {
+    const known = new Set(this.decisionList.map((d) => `${d.kind} ${d.a} ${d.b}`));
+    for (const d of await this.store.decisions(ids))
+      if (!known.has(`${d.kind} ${d.a} ${d.b}`)) this.decisionList.push(d);
+    for (const id of ids) this.decided.add(id);
+  }
+
+  /** a merge wrote `members` as the work `id`, joining the works `from` */
+  moved(from: readonly string[], id: string, members: readonly WorkMember[]): void {
+    for (const w of [...from, id]) this.changed.add(w);
+    for (const m of members) this.workNow.set(m.id, id);
   }
 }

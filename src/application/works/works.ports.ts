@@ -58,8 +58,10 @@ export interface WorkLinkStore {
   saveLinks(links: readonly IdentifierLink[]): Promise<void>;
   /** articles whose own DOI or arXiv id is one of the keys */
   byIdentifiers(keys: readonly IdentifierKey[]): Promise<WorkMember[]>;
-  /** articles whose canonical URL is one of these */
-  byCanonicalUrls(urls: readonly string[]): Promise<WorkMember[]>;
+  /** `byIdentifiers` of each key set, in one read for them all */
+  byIdentifiersEach(keySets: readonly (readonly IdentifierKey[])[]): Promise<WorkMember[][]>;
+  /** for each set of canonical URLs, the articles that have one of them, in one read for them all */
+  byCanonicalUrlsEach(urlSets: readonly (readonly string[])[]): Promise<WorkMember[][]>;
   /** these articles as members of their works */
   byIds(ids: readonly string[]): Promise<WorkMember[]>;
   /** every member of these works */
@@ -71,14 +73,14 @@ export interface WorkLinkStore {
   saveFingerprints(
     items: readonly { articleId: string; at: Date; fp: TextFingerprint | null; bands: number[] }[],
   ): Promise<void>;
-  /** fingerprinted articles other than `articleId` sharing a bucket, with `at` in [from, to] */
-  copyCandidates(
-    articleId: string,
-    bands: number[],
-    from: Date,
-    to: Date,
+  /**
+   * For each query, the fingerprinted articles other than its own sharing one of its buckets, with
+   * `at` in [from, to], at most `limit` each: one read for a whole batch, keyed by article id
+   */
+  copyCandidatesEach(
+    queries: readonly { articleId: string; bands: number[]; from: Date; to: Date }[],
     limit: number,
-  ): Promise<CopyCandidate[]>;
+  ): Promise<Map<string, CopyCandidate[]>>;
   /** replaces what each article references (`doi:`, `arxiv:`, `url:` keys), for a whole batch */
   saveReferences(items: readonly { articleId: string; refKeys: readonly string[] }[]): Promise<void>;
   /** the decisions touching any of these articles */

@@ -30,6 +30,27 @@ const list = (values: readonly string[]): SQL =>
     sql`, `,
   );
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+/** one parameter holding a whole column: a batch's rows bind as a few arrays, not a parameter each */
+const column = (values: readonly unknown[], type: string): SQL =>
+  sql`${sql.param(values)}::${sql.raw(type)}[]`;
+/**
+ * A column of values that never need quoting in an array literal (integers, uuids, ISO times), sent
+ * as the literal itself: thousands of elements bind without escaping each one.
+ */
+const plainColumn = (
+  values: readonly (number | string)[],
+  type: 'int' | 'smallint' | 'uuid' | 'timestamptz',
+) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}[]`;
+/**
+ * `k(n, band, key)`: the bucket keys of the n-th (1-based) of these lists, as a two-dimensional
+ * array literal (every list has BANDS keys) unnested with its position
+ */
+function bandRows(lists: readonly number[][]): SQL {
+  const width = lists[0]?.length ?? 0;
+  if (lists.some((l) => l.length !== width)) throw new Error('band lists of unequal length');
+  return sql`(select ((i - 1) / ${width})::int + 1 as n, ((i - 1) % ${width})::smallint as band, key
+    from unnest(${plainColumn(lists.flat(), 'int')}) with ordinality as u(key, i)) k`;
+}
 
 interface MemberRow {
   id: string;
@@ -156,10 +177,10 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
       on conflict (from_key, to_key) do update set evidence = excluded.evidence, seen_at = now()`);
   }
 
-  private async members_(where: SQL): Promise<WorkMember[]> {
+  private async members_(where: SQL, limit = 1000): Promise<WorkMember[]> {
     return rowsOf<MemberRow>(
       await this.db.execute(
-        sql`select ${MEMBER_COLUMNS} from articles a where ${where} order by a.id limit 1000`,
+        sql`select ${MEMBER_COLUMNS} from articles a where ${where} order by a.id limit ${limit}`,
       ),
     ).map(memberOf);
   }
@@ -168,8 +189,32 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     return keys.length ? this.members_(carrying(keys)) : Promise.resolve([]);
   }
 
-  byCanonicalUrls(urls: readonly string[]) {
-    return urls.length ? this.members_(sql`a.canonical_url in (${list(urls)})`) : Promise.resolve([]);
+  async byIdentifiersEach(keySets: readonly (readonly IdentifierKey[])[]): Promise<WorkMember[][]> {
+    const all = [...new Set(keySets.flat())];
+    const found = all.length ? await this.members_(carrying(all), 1000 * keySets.length) : [];
+    // each set's members, matched as `carrying` matches them in SQL
+    return keySets.map((keys) => {
+      if (!keys.length) return [];
+      const { dois, arxiv } = columnsOf(keys);
+      const d = new Set(dois);
+      const x = new Set(arxiv);
+      return found.filter(
+        (m) => (m.doi !== null && d.has(m.doi)) || (m.arxivId !== null && x.has(m.arxivId)),
+      );
+    });
+  }
+
+  async byCanonicalUrlsEach(urlSets: readonly (readonly string[])[]): Promise<WorkMember[][]> {
+    const all = [...new Set(urlSets.flat())];
+    if (!all.length) return urlSets.map(() => []);
+    const rows = rowsOf<MemberRow & { canonical_url: string }>(
+      await this.db.execute(sql`select ${MEMBER_COLUMNS}, a.canonical_url from articles a
+        where a.canonical_url = any(${column(all, 'text')}) order by a.id limit ${1000 * urlSets.length}`),
+    );
+    return urlSets.map((urls) => {
+      const wanted = new Set(urls);
+      return rows.filter((r) => wanted.has(r.canonical_url)).map(memberOf);
+    });
   }
 
   byIds(ids: readonly string[]) {
@@ -177,7 +222,7 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
   }
 
   members(workIds: readonly string[]) {
-    return workIds.length ? this.members_(inWorks(workIds)) : Promise.resolve([]);
+    return workIds.length ? this.members_(inWorks(workIds), 1000 * workIds.length) : Promise.resolve([]);
   }
 
   async articleIdsByIdentifiers(keys: readonly IdentifierKey[]): Promise<string[]> {
@@ -188,51 +233,78 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     items: readonly { articleId: string; at: Date; fp: TextFingerprint | null; bands: number[] }[],
   ) {
     if (!items.length) return;
+    const ids = items.map((i) => i.articleId);
     await this.db.execute(sql`insert into work_fingerprints (article_id, at, shingles, signature)
-      values ${sql.join(
-        items.map(
-          (i) =>
-            sql`(${i.articleId}, ${i.at.toISOString()}, ${i.fp?.shingles ?? 0}, ${i.fp ? signatureToText(i.fp.signature) : null})`,
-        ),
-        sql`, `,
-      )}
+      select * from unnest(${plainColumn(ids, 'uuid')}, ${plainColumn(
+        items.map((i) => i.at.toISOString()),
+        'timestamptz',
+      )}, ${plainColumn(
+        items.map((i) => i.fp?.shingles ?? 0),
+        'int',
+      )}, ${column(
+        items.map((i) => (i.fp ? signatureToText(i.fp.signature) : null)),
+        'text',
+      )})
       on conflict (article_id) do update set at = excluded.at, shingles = excluded.shingles,
         signature = excluded.signature, linked_at = now()`);
     await this.db.execute(
-      sql`delete from work_text_bands where article_id = any(${uuidArray(items.map((i) => i.articleId))})`,
+      sql`delete from work_text_bands where article_id = any(${plainColumn(ids, 'uuid')})`,
     );
-    const bands = items.flatMap((i) =>
-      i.bands.map((k, b) => sql`(${b}, ${k}, ${i.articleId}, ${i.at.toISOString()})`),
-    );
-    // a few hundred rows a statement: the parameters of one statement stay far below the limit
-    for (let from = 0; from < bands.length; from += 2000)
-      await this.db.execute(
-        sql`insert into work_text_bands (band, key, article_id, at) values ${sql.join(
-          bands.slice(from, from + 2000),
-          sql`, `,
-        )} on conflict do nothing`,
-      );
+    // the article and its time once an article, its keys in band order: rows joined in SQL
+    const banded = items.filter((i) => i.bands.length);
+    if (banded.length)
+      await this.db.execute(sql`insert into work_text_bands (band, key, article_id, at)
+        select k.band, k.key, q.article_id, q.at
+        from unnest(${plainColumn(
+          banded.map((i) => i.articleId),
+          'uuid',
+        )}, ${plainColumn(
+          banded.map((i) => i.at.toISOString()),
+          'timestamptz',
+        )}) with ordinality as q(article_id, at, n)
+        join ${bandRows(banded.map((i) => i.bands))} on k.n = q.n
+        on conflict do nothing`);
   }
 
-  async copyCandidates(articleId: string, bands: number[], from: Date, to: Date, limit: number) {
-    if (!bands.length) return [];
-    const rows = rowsOf<MemberRow & { shingles: number; signature: string }>(
+  async copyCandidatesEach(
+    queries: readonly { articleId: string; bands: number[]; from: Date; to: Date }[],
+    limit: number,
+  ): Promise<Map<string, CopyCandidate[]>> {
+    const out = new Map<string, CopyCandidate[]>(queries.map((q) => [q.articleId, []]));
+    const banded = queries.filter((q) => q.bands.length);
+    if (!banded.length) return out;
+    // every article's buckets in one statement; at most `limit` candidates an article, as one
+    // article's own statement would read them
+    const rows = rowsOf<MemberRow & { src: string; shingles: number; signature: string }>(
       await this.db.execute(sql`
-        select ${MEMBER_COLUMNS}, f.shingles, f.signature
-        from (select distinct b.article_id from work_text_bands b
-              where (b.band, b.key) in (${sql.join(
-                bands.map((k, b) => sql`(${b}::smallint, ${k}::int)`),
-                sql`, `,
-              )})
-                and b.at between ${from.toISOString()} and ${to.toISOString()} and b.article_id <> ${articleId}
-              limit ${limit}) c
-        join work_fingerprints f on f.article_id = c.article_id and f.signature is not null
+        with q as (select q.src, q.lo, q.hi, k.band, k.key
+                   from unnest(${plainColumn(
+                     banded.map((q) => q.articleId),
+                     'uuid',
+                   )}, ${plainColumn(
+                     banded.map((q) => q.from.toISOString()),
+                     'timestamptz',
+                   )}, ${plainColumn(
+                     banded.map((q) => q.to.toISOString()),
+                     'timestamptz',
+                   )}) with ordinality as q(src, lo, hi, n)
+                   join ${bandRows(banded.map((q) => q.bands))} on k.n = q.n),
+          d as (select distinct q.src, b.article_id from q join work_text_bands b
+                on b.band = q.band and b.key = q.key and b.at between q.lo and q.hi
+                and b.article_id <> q.src),
+          c as (select src, article_id from (select d.src, d.article_id,
+                  row_number() over (partition by d.src order by d.article_id) as n from d) r
+                where n <= ${limit})
+        select c.src, ${MEMBER_COLUMNS}, f.shingles, f.signature
+        from c join work_fingerprints f on f.article_id = c.article_id and f.signature is not null
         join articles a on a.id = c.article_id`),
     );
-    return rows.map((r): CopyCandidate => ({
-      ...memberOf(r),
-      fingerprint: { shingles: Number(r.shingles), signature: signatureFromText(r.signature) },
-    }));
+    for (const r of rows)
+      out.get(r.src)?.push({
+        ...memberOf(r),
+        fingerprint: { shingles: Number(r.shingles), signature: signatureFromText(r.signature) },
+      });
+    return out;
   }
 
   async saveReferences(items: readonly { articleId: string; refKeys: readonly string[] }[]) {
