@@ -23,6 +23,7 @@ import {
   openDatabase,
   type Database,
   ScryptHasher,
+  LINK_BATCH,
 } from '../../src/composition/bench-entry.js';
 import { makeItem, rssFeed, startFeedServer } from '../support/feed-items.js';
 import { loadNote } from '../perf/perf-support.js';
@@ -121,7 +122,7 @@ export interface PipelineRig {
     counts: Record<string, number>;
     status: string;
   }>;
-  /** links the articles into works as the `work.link` jobs do (batches of 50); answers its CPU seconds */
+  /** links the articles into works as the `work.link` jobs do (LINK_BATCH at a time); answers its CPU seconds */
   link(articleIds: string[]): Promise<number>;
   /** the rig's database, read through the public schema */
   database: Database;
@@ -191,8 +192,8 @@ export async function startRig(
     },
     async link(articleIds) {
       const cpu = process.cpuUsage();
-      for (let i = 0; i < articleIds.length; i += 50)
-        await container.services.workLinker.linkArticles(articleIds.slice(i, i + 50));
+      for (let i = 0; i < articleIds.length; i += LINK_BATCH)
+        await container.services.workLinker.linkArticles(articleIds.slice(i, i + LINK_BATCH));
       const used = process.cpuUsage(cpu);
       return (used.user + used.system) / 1e6;
     },

@@ -25,6 +25,8 @@ export type { KeyValueCache } from '../application/shared/ports.js';
 export type { SortOrder } from '../domain/articles.js';
 /** the article jobs' queue, whose jobs the workers bench counts */
 export { ARTICLE_QUEUE } from '../application/pipeline/article-jobs.js';
+/** articles in one work-linking pass, as the `work.link` jobs take them */
+export { LINK_BATCH } from '../application/works/work-linker.service.js';
 /** the parser bench times these three directly: a feed's bytes to text, to entries, a page to text */
 export { decodeBody } from '../infrastructure/feeds/charset.js';
 export { parseFeed } from '../infrastructure/feeds/feed-parser.js';

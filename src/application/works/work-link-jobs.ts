@@ -1,7 +1,7 @@
 import type { JobOutcome, JobQueue, QueuedJob } from '../jobs/job-queue.ports.js';
 import type { Logger } from '../shared/ports.js';
 import type { IdentifierLink } from '../../domain/works.js';
-import type { LinkSummary, WorkLinker } from './work-linker.service.js';
+import { LINK_BATCH, type LinkSummary, type WorkLinker } from './work-linker.service.js';
 
 export const WORK_LINK_QUEUE = 'work.link';
 /** the tick that queues what arrived and was never linked */
@@ -48,7 +48,7 @@ export class WorkLinkJobs {
     return (this.started ??= (async () => {
       await this.define();
       await this.d.queue.recoverOrphans(WORK_LINK_QUEUE);
-      await this.d.queue.work<WorkLinkJob>(WORK_LINK_QUEUE, { batchSize: 50, loops: 1 }, (jobs) =>
+      await this.d.queue.work<WorkLinkJob>(WORK_LINK_QUEUE, { batchSize: LINK_BATCH, loops: 1 }, (jobs) =>
         this.handle(jobs),
       );
     })().catch((err: unknown) => {

@@ -16,7 +16,11 @@ import { canonicalizeUrl } from '../../domain/identifiers.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { CopyCandidate, LinkArticle, WorkDecision, WorkLinkStore, WorkMember } from './works.ports.js';
 
-/** Articles linked in one locked batch at most; a longer list is worked off batch by batch. */
+/**
+ * Articles linked in one locked batch at most (and the `work.link` jobs taken at once); a longer
+ * list is worked off batch by batch. A batch costs a fixed number of statements, so a bigger one
+ * costs less per article; it holds the linker's lock for longer.
+ */
 export const LINK_BATCH = 100;
 /** Copy candidates compared per article at most (a bucket shared by many boilerplate texts). */
 const MAX_COPY_CANDIDATES = 200;
