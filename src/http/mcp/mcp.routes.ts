@@ -11,7 +11,12 @@ import { REALM } from './mcp-realm.js';
  * an idle service never holds them (docs/decisions/0148-idle-memory-lazy-modules.md).
  */
 let sdk: Promise<typeof import('./mcp-server.js')> | undefined;
-const mcpServer = () => (sdk ??= import('./mcp-server.js'));
+// a failed load is not kept: the next POST tries again instead of failing for the process's life
+const mcpServer = () =>
+  (sdk ??= import('./mcp-server.js').catch((err: unknown) => {
+    sdk = undefined;
+    throw err;
+  }));
 
 const JSON_RPC_ONLY = { allow: 'POST' };
 
