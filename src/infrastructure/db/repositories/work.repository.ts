@@ -41,16 +41,6 @@ const plainColumn = (
   values: readonly (number | string)[],
   type: 'int' | 'smallint' | 'uuid' | 'timestamptz',
 ) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}[]`;
-/**
- * `k(n, band, key)`: the bucket keys of the n-th (1-based) of these lists, as a two-dimensional
- * array literal (every list has BANDS keys) unnested with its position
- */
-function bandRows(lists: readonly number[][]): SQL {
-  const width = lists[0]?.length ?? 0;
-  if (lists.some((l) => l.length !== width)) throw new Error('band lists of unequal length');
-  return sql`(select ((i - 1) / ${width})::int + 1 as n, ((i - 1) % ${width})::smallint as band, key
-    from unnest(${plainColumn(lists.flat(), 'int')}) with ordinality as u(key, i)) k`;
-}
 
 interface MemberRow {
   id: string;
@@ -233,9 +223,12 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     items: readonly { articleId: string; at: Date; fp: TextFingerprint | null; bands: number[] }[],
   ) {
     if (!items.length) return;
-    const ids = items.map((i) => i.articleId);
-    await this.db.execute(sql`insert into work_fingerprints (article_id, at, shingles, signature)
-      select * from unnest(${plainColumn(ids, 'uuid')}, ${plainColumn(
+    await this.db.execute(sql`insert into work_fingerprints (article_id, at, shingles, signature, bands)
+      select u.article_id, u.at, u.shingles, u.signature, u.bands::int[]
+      from unnest(${plainColumn(
+        items.map((i) => i.articleId),
+        'uuid',
+      )}, ${plainColumn(
         items.map((i) => i.at.toISOString()),
         'timestamptz',
       )}, ${plainColumn(
@@ -244,26 +237,12 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
       )}, ${column(
         items.map((i) => (i.fp ? signatureToText(i.fp.signature) : null)),
         'text',
-      )})
+      )}, ${column(
+        items.map((i) => (i.bands.length ? `{${i.bands.join(',')}}` : null)),
+        'text',
+      )}) as u(article_id, at, shingles, signature, bands)
       on conflict (article_id) do update set at = excluded.at, shingles = excluded.shingles,
-        signature = excluded.signature, linked_at = now()`);
-    await this.db.execute(
-      sql`delete from work_text_bands where article_id = any(${plainColumn(ids, 'uuid')})`,
-    );
-    // the article and its time once an article, its keys in band order: rows joined in SQL
-    const banded = items.filter((i) => i.bands.length);
-    if (banded.length)
-      await this.db.execute(sql`insert into work_text_bands (band, key, article_id, at)
-        select k.band, k.key, q.article_id, q.at
-        from unnest(${plainColumn(
-          banded.map((i) => i.articleId),
-          'uuid',
-        )}, ${plainColumn(
-          banded.map((i) => i.at.toISOString()),
-          'timestamptz',
-        )}) with ordinality as q(article_id, at, n)
-        join ${bandRows(banded.map((i) => i.bands))} on k.n = q.n
-        on conflict do nothing`);
+        signature = excluded.signature, bands = excluded.bands, linked_at = now()`);
   }
 
   async copyCandidatesEach(
@@ -273,30 +252,29 @@ export class DrizzleWorkStore implements WorkLinkStore, WorkReadStore {
     const out = new Map<string, CopyCandidate[]>(queries.map((q) => [q.articleId, []]));
     const banded = queries.filter((q) => q.bands.length);
     if (!banded.length) return out;
-    // every article's buckets in one statement; at most `limit` candidates an article, as one
-    // article's own statement would read them
+    // every article's buckets in one statement: a GIN lookup of its keys each, at most `limit`
+    // candidates an article, as one article's own statement would read them
     const rows = rowsOf<MemberRow & { src: string; shingles: number; signature: string }>(
       await this.db.execute(sql`
-        with q as (select q.src, q.lo, q.hi, k.band, k.key
-                   from unnest(${plainColumn(
-                     banded.map((q) => q.articleId),
-                     'uuid',
-                   )}, ${plainColumn(
-                     banded.map((q) => q.from.toISOString()),
-                     'timestamptz',
-                   )}, ${plainColumn(
-                     banded.map((q) => q.to.toISOString()),
-                     'timestamptz',
-                   )}) with ordinality as q(src, lo, hi, n)
-                   join ${bandRows(banded.map((q) => q.bands))} on k.n = q.n),
-          d as (select distinct q.src, b.article_id from q join work_text_bands b
-                on b.band = q.band and b.key = q.key and b.at between q.lo and q.hi
-                and b.article_id <> q.src),
-          c as (select src, article_id from (select d.src, d.article_id,
-                  row_number() over (partition by d.src order by d.article_id) as n from d) r
-                where n <= ${limit})
-        select c.src, ${MEMBER_COLUMNS}, f.shingles, f.signature
-        from c join work_fingerprints f on f.article_id = c.article_id and f.signature is not null
+        select q.src, ${MEMBER_COLUMNS}, c.shingles, c.signature
+        from unnest(${plainColumn(
+          banded.map((q) => q.articleId),
+          'uuid',
+        )}, ${plainColumn(
+          banded.map((q) => q.from.toISOString()),
+          'timestamptz',
+        )}, ${plainColumn(
+          banded.map((q) => q.to.toISOString()),
+          'timestamptz',
+        )}, ${column(
+          banded.map((q) => `{${q.bands.join(',')}}`),
+          'text',
+        )}) as q(src, lo, hi, keys)
+        cross join lateral (
+          select f.article_id, f.shingles, f.signature from work_fingerprints f
+          where f.bands && q.keys::int[] and f.at between q.lo and q.hi
+            and f.article_id <> q.src and f.signature is not null
+          order by f.article_id limit ${limit}) c
         join articles a on a.id = c.article_id`),
     );
     for (const r of rows)

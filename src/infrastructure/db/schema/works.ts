@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common.js';
 import { articles } from './articles.js';
 import { users } from './users.js';
@@ -36,33 +36,27 @@ export const workIdentifierLinks = pgTable(
 
 /**
  * The MinHash fingerprint of an article's text, written when the linker has looked at it (a row
- * with 0 shingles: too little text to compare). `at` is published_at, else scraped_at.
+ * with 0 shingles and no signature: too little text to compare). `at` is published_at, else
+ * scraped_at. `bands` holds the signature's locality-sensitive bucket keys (one a band; each key is
+ * a hash seeded with its band, so keys of different bands do not meet): texts sharing a key are
+ * compared. One row and one GIN entry list an article, not a row a bucket: writing a batch's
+ * buckets costs a few index pages, not thousands of B-tree inserts and foreign-key checks
+ * (docs/decisions/0125-works.md).
  */
-export const workFingerprints = pgTable('work_fingerprints', {
-  articleId: uuid('article_id')
-    .primaryKey()
-    .references(() => articles.id, { onDelete: 'cascade' }),
-  at: timestamp('at', { withTimezone: true }).notNull(),
-  shingles: integer('shingles').notNull(),
-  signature: text('signature'),
-  linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/** Locality-sensitive buckets of the fingerprints: texts sharing a (band, key) are compared. */
-export const workTextBands = pgTable(
-  'work_text_bands',
+export const workFingerprints = pgTable(
+  'work_fingerprints',
   {
-    band: smallint('band').notNull(),
-    key: integer('key').notNull(),
     articleId: uuid('article_id')
-      .notNull()
+      .primaryKey()
       .references(() => articles.id, { onDelete: 'cascade' }),
     at: timestamp('at', { withTimezone: true }).notNull(),
+    shingles: integer('shingles').notNull(),
+    signature: text('signature'),
+    bands: integer('bands').array(),
+    linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.band, t.key, t.articleId] }),
-    index('work_text_bands_article_idx').on(t.articleId),
-  ],
+  // no pending list: every lookup would read it whole
+  (t) => [index('work_fingerprints_bands_idx').using('gin', t.bands).with({ fastupdate: false })],
 );
 
 /**
