@@ -1,30 +1,50 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { onUnauthorized } from '../lib/api-client';
 import { sessionKey } from '../lib/session';
-import { Loading } from '../lib/ui';
+import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { Layout } from './layout';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
 import { NotFoundPage } from './status-pages';
 import { ArticlesPage } from '../features/articles/components/articles-page';
 
-// Only the article list is in the initial bundle; every other page loads on first visit.
-const ArticleDetailPage = lazy(() => import('../features/articles/components/article-detail-page'));
-const LoginPage = lazy(() => import('../features/auth/components/login-page'));
-const RegisterPage = lazy(() => import('../features/auth/components/register-page'));
-const AskPage = lazy(() => import('../features/ask/components/ask-page'));
-const ReportsPage = lazy(() => import('../features/reports/components/reports-page'));
-const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
-const MetricsAdminPage = lazy(() => import('../features/admin-metrics/components/metrics-admin-page'));
-const TagsAdminPage = lazy(() => import('../features/admin-tags/components/tags-admin-page'));
-const CatalogAdminPage = lazy(() => import('../features/admin-catalog/components/catalog-admin-page'));
-const JobsAdminPage = lazy(() => import('../features/admin-jobs/components/jobs-admin-page'));
-const MonitoringPage = lazy(() => import('../features/monitoring'));
-const WorksAdminPage = lazy(() => import('../features/admin-works/components/works-admin-page'));
-const UsersAdminPage = lazy(() => import('../features/admin-users/components/users-admin-page'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
+// Only the article list is in the initial bundle; every other page loads on first visit, its code
+// requested as soon as the route is known (while the session is checked), not when it renders.
+const ArticleDetailPage = lazyPage(() => import('../features/articles/components/article-detail-page'));
+const LoginPage = lazyPage(() => import('../features/auth/components/login-page'));
+const RegisterPage = lazyPage(() => import('../features/auth/components/register-page'));
+const AskPage = lazyPage(() => import('../features/ask/components/ask-page'));
+const ReportsPage = lazyPage(() => import('../features/reports/components/reports-page'));
+const SettingsPage = lazyPage(() => import('../features/settings/components/settings-page'));
+const MetricsAdminPage = lazyPage(() => import('../features/admin-metrics/components/metrics-admin-page'));
+const TagsAdminPage = lazyPage(() => import('../features/admin-tags/components/tags-admin-page'));
+const CatalogAdminPage = lazyPage(() => import('../features/admin-catalog/components/catalog-admin-page'));
+const JobsAdminPage = lazyPage(() => import('../features/admin-jobs/components/jobs-admin-page'));
+const MonitoringPage = lazyPage(() => import('../features/monitoring'));
+const WorksAdminPage = lazyPage(() => import('../features/admin-works/components/works-admin-page'));
+const UsersAdminPage = lazyPage(() => import('../features/admin-users/components/users-admin-page'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/components/forgot-password-page'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/components/reset-password-page'));
+
+/** the lazily loaded page of each path: its code is requested as soon as the path is known */
+const PAGES: [RegExp, LazyPage][] = [
+  [/^\/articles\/[^/]+\/?$/, ArticleDetailPage],
+  [/^\/reports\/?$/, ReportsPage],
+  [/^\/login\/?$/, LoginPage],
+  [/^\/register\/?$/, RegisterPage],
+  [/^\/forgot-password\/?$/, ForgotPasswordPage],
+  [/^\/reset-password\/?$/, ResetPasswordPage],
+  [/^\/ask\/?$/, AskPage],
+  [/^\/settings\/?$/, SettingsPage],
+  [/^\/admin\/metrics\/?$/, MetricsAdminPage],
+  [/^\/admin\/tags\/?$/, TagsAdminPage],
+  [/^\/admin\/catalog\/?$/, CatalogAdminPage],
+  [/^\/admin\/jobs\/?$/, JobsAdminPage],
+  [/^\/admin\/works\/?$/, WorksAdminPage],
+  [/^\/admin\/users\/?$/, UsersAdminPage],
+  [/^\/admin\/monitoring\/?$/, MonitoringPage],
+];
 
 export function App() {
   const navigate = useNavigate();
@@ -39,145 +59,43 @@ export function App() {
     });
   }, [navigate, location, qc]);
 
+  useEffect(() => {
+    // a failure shows on the page itself, which loads again when it renders
+    PAGES.find(([path]) => path.test(location.pathname))?.[1]
+      .load()
+      .catch(() => undefined);
+  }, [location.pathname]);
+
   return (
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<Navigate to="/articles" replace />} />
         <Route path="articles" element={<ArticlesPage />} />
-        <Route
-          path="articles/:id"
-          element={
-            <Page>
-              <ArticleDetailPage />
-            </Page>
-          }
-        />
-        <Route
-          path="reports"
-          element={
-            <Page>
-              <ReportsPage />
-            </Page>
-          }
-        />
+        <Route path="articles/:id" element={<ArticleDetailPage />} />
+        <Route path="reports" element={<ReportsPage />} />
         <Route element={<RequireGuest />}>
-          <Route
-            path="login"
-            element={
-              <Page>
-                <LoginPage />
-              </Page>
-            }
-          />
-          <Route
-            path="register"
-            element={
-              <Page>
-                <RegisterPage />
-              </Page>
-            }
-          />
-          <Route
-            path="forgot-password"
-            element={
-              <Page>
-                <ForgotPasswordPage />
-              </Page>
-            }
-          />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="register" element={<RegisterPage />} />
+          <Route path="forgot-password" element={<ForgotPasswordPage />} />
         </Route>
         {/* a reset link works whoever is signed in in this browser: it signs in as its account */}
-        <Route
-          path="reset-password"
-          element={
-            <Page>
-              <ResetPasswordPage />
-            </Page>
-          }
-        />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route element={<RequireUser />}>
-          <Route
-            path="ask"
-            element={
-              <Page>
-                <AskPage />
-              </Page>
-            }
-          />
-          <Route
-            path="settings"
-            element={
-              <Page>
-                <SettingsPage />
-              </Page>
-            }
-          />
+          <Route path="ask" element={<AskPage />} />
+          <Route path="settings" element={<SettingsPage />} />
         </Route>
         <Route path="admin" element={<RequireAdmin />}>
           <Route index element={<Navigate to="/admin/metrics" replace />} />
-          <Route
-            path="metrics"
-            element={
-              <Page>
-                <MetricsAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="tags"
-            element={
-              <Page>
-                <TagsAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="catalog"
-            element={
-              <Page>
-                <CatalogAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="jobs"
-            element={
-              <Page>
-                <JobsAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="works"
-            element={
-              <Page>
-                <WorksAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="users"
-            element={
-              <Page>
-                <UsersAdminPage />
-              </Page>
-            }
-          />
-          <Route
-            path="monitoring"
-            element={
-              <Page>
-                <MonitoringPage />
-              </Page>
-            }
-          />
+          <Route path="metrics" element={<MetricsAdminPage />} />
+          <Route path="tags" element={<TagsAdminPage />} />
+          <Route path="catalog" element={<CatalogAdminPage />} />
+          <Route path="jobs" element={<JobsAdminPage />} />
+          <Route path="works" element={<WorksAdminPage />} />
+          <Route path="users" element={<UsersAdminPage />} />
+          <Route path="monitoring" element={<MonitoringPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
   );
-}
-
-function Page({ children }: { children: React.ReactNode }) {
-  return <Suspense fallback={<Loading />}>{children}</Suspense>;
 }
