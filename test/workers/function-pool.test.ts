@@ -103,6 +103,8 @@ describe('function pool', () => {
     expect(err.line).toBe(7);
     await expect(p.run('returnsAFunction', [])).rejects.toThrow(/could not be cloned/);
     await expect(p.run('noSuchFunction', [])).rejects.toThrow(/has no function noSuchFunction/);
+    await expect(p.run('whereAmI', [() => 1])).rejects.toThrow(/could not be cloned/);
+    expect((await p.run<WhereAmI>('whereAmI', [2])).value).toBe(2);
     // the same worker answered all of them
     expect(p.threadIds).toHaveLength(1);
   });

@@ -156,10 +156,10 @@ export class FunctionPool {
   /** gives waiting calls to free workers, and starts workers while calls wait for one */
   private pump() {
     if (this.closed) return;
-    for (const slot of this.slots) {
-      if (!this.queue.length) return;
-      if (slot.ready && !slot.busy && !slot.gone) this.dispatch(slot, this.queue.shift()!);
-    }
+    for (const slot of this.slots)
+      while (this.queue.length && slot.ready && !slot.busy && !slot.gone)
+        this.dispatch(slot, this.queue.shift()!);
+    if (!this.queue.length) return;
     const starting = this.slots.filter((s) => !s.ready).length;
     let wanted = Math.min(this.queue.length - starting, this.threads - this.slots.length);
     while (wanted-- > 0) this.start();
@@ -183,7 +183,16 @@ export class FunctionPool {
           ),
         );
       }, limit);
-    slot.worker.postMessage({ id: call.id, fn: call.fn, args: call.args });
+    try {
+      slot.worker.postMessage({ id: call.id, fn: call.fn, args: call.args });
+    } catch (err) {
+      // arguments that cannot be cloned (a function, a class with private state): the worker is free
+      clearTimeout(call.timer);
+      slot.busy = null;
+      slot.worker.unref();
+      call.reject(err as Error);
+      this.scheduleIdleStop(slot);
+    }
   }
 
   private start() {
