@@ -45,6 +45,29 @@ ${items
 </channel></rss>`;
 }
 
+/**
+ * A hostile RSS document of about `bytes` (the fetch limit is 5 MB): `items` article-like items
+ * among thousands of junk ones built to cost the parser (categories by the dozen, entities, a
+ * `javascript:` link that the reader drops), so that its parse is long while its run stores few
+ * articles.
+ */
+export function hostileFeed(bytes: number, items: FeedItem[]): string {
+  const junk = (k: number) =>
+    `<item><title>Junk &amp; &#233;&#x4e2d; ${k}</title><link>javascript:void(${k})</link>` +
+    `<description>&lt;b&gt;x&lt;/b&gt; &amp;amp; ${k}</description>${'<category>c</category>'.repeat(12)}</item>\n`;
+  const head = rssFeed(items).replace(/<\/channel><\/rss>$/, '');
+  const parts = [head];
+  let size = head.length + 16;
+  for (let k = 0; size < bytes; k++) {
+    const j = junk(k);
+    if (size + j.length > bytes) break;
+    parts.push(j);
+    size += j.length;
+  }
+  parts.push('</channel></rss>');
+  return parts.join('');
+}
+
 /** A feed server on loopback: path → RSS body. */
 export async function startFeedServer(feeds: Record<string, string>): Promise<HttpPeer> {
   const peer = new HttpPeer((req, res) => {

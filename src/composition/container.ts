@@ -45,6 +45,7 @@ import { wireReports } from './reports.js';
 import { wireArticles } from './articles.js';
 import { wireTags } from './tags.js';
 import { wirePipeline, type TelemetryHandle } from './pipeline.js';
+import type { ParsePoolOptions } from '../infrastructure/feeds/parse-pool.js';
 import type { WeeklyReportService } from '../application/reports/weekly-report.service.js';
 import type { MetricRefreshService } from '../application/metrics/metric-refresh.service.js';
 import { wireRuns } from './runs.js';
@@ -65,6 +66,8 @@ export interface ContainerOverrides {
   logDestination?: { write(line: string): void };
   /** scrypt cost; tests lower it */
   hasher?: ScryptHasher;
+  /** the feed and page parsing's threads and time limit (tests shorten the limit) */
+  parse?: ParsePoolOptions;
 }
 
 export { configuredSecrets } from './secrets.js';
@@ -194,7 +197,11 @@ export async function createContainer(
   const reports = wireReports(ctx, { webhooks: webhooks.events });
   const articles = wireArticles(ctx, { embedder: tags.embedder, reports: reports.services.reports });
   const ask = wireAsk(ctx, { embedder: tags.embedder });
-  const pipeline = await wirePipeline(ctx, { tagger: tags.tagger, webhooks: webhooks.events });
+  const pipeline = await wirePipeline(
+    ctx,
+    { tagger: tags.tagger, webhooks: webhooks.events },
+    { parse: overrides.parse },
+  );
   const sources = wireSources(ctx, { catalog, scraper: pipeline.services.scraper });
   const assistant = wireAssistant(ctx, {
     articles: articles.services.articles,

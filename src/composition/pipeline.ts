@@ -20,6 +20,7 @@ import { DrizzleSourceFetchRepository } from '../infrastructure/db/repositories/
 import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
+import { ParsePool, type ParsePoolOptions } from '../infrastructure/feeds/parse-pool.js';
 import { OutboundGuard } from '../infrastructure/http/outbound-guard.js';
 import { withArticlePipelineSpan, type TraceScope } from '../infrastructure/tracing/span-wrappers.js';
 import type { TelemetryOptions } from '../infrastructure/tracing/telemetry.js';
@@ -49,6 +50,8 @@ export interface PipelineWiringOptions {
   fetch?: Partial<FetchLimits>;
   /** article flows processed at once (default JOB_CONCURRENCY) */
   concurrency?: number;
+  /** the threads, time limit and idle stop of the feed and page parsing (defaults of ParsePool) */
+  parse?: ParsePoolOptions;
 }
 
 /** how often every unfinished article is given a job if it has none (besides at start) */
@@ -88,6 +91,9 @@ export const wirePipeline = async (
   const runs = sendingRunFailures(new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config)), webhooks);
   const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
   ctx.onClose(() => http.close());
+  // feeds and pages are parsed in worker threads, started by the first parse
+  const parsing = new ParsePool(opts.parse);
+  ctx.onClose(() => parsing.close());
   const models = new RunModels(() => resolveModel(providers, ctx.llm), log);
   const states = new DrizzleArticleStates(ctx.db);
   const jobsConfig = ctx.config.jobs;
@@ -130,8 +136,8 @@ export const wirePipeline = async (
 
   let stages = createStages({
     sources,
-    feeds: new HttpFeedReader(http),
-    pages: new HttpPageReader(http),
+    feeds: new HttpFeedReader(http, parsing),
+    pages: new HttpPageReader(http, parsing),
     articles,
     runs,
     jobs,

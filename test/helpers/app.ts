@@ -7,6 +7,7 @@ import { httpOptionsOf } from '../../src/composition/http-options.js';
 import { ScryptHasher } from '../../src/infrastructure/auth/scrypt-hasher.js';
 import type { Database } from '../../src/infrastructure/db/client.js';
 import type { KeyValueCache } from '../../src/application/shared/ports.js';
+import type { ParsePoolOptions } from '../../src/infrastructure/feeds/parse-pool.js';
 import { createTestCache, createTestDatabase, type CacheKind, type DbKind } from './db.js';
 
 export interface TestApp {
@@ -31,6 +32,8 @@ export async function buildTestApp(
     cacheInstance?: KeyValueCache;
     /** a logger of the test's own (e.g. to read what was logged) */
     logger?: Logger;
+    /** the feed and page parsing's threads and time limit */
+    parse?: ParsePoolOptions;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase(opts.db));
@@ -54,6 +57,7 @@ export async function buildTestApp(
     cache,
     logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     hasher: new ScryptHasher({ N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }),
+    parse: opts.parse,
   });
   const app = await buildApp(
     container.services,

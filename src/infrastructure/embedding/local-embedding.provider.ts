@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import {
   EmbeddingShapeError,
   validateVectors,
@@ -8,6 +5,7 @@ import {
   type EmbeddingProvider,
   type Vector,
 } from '../../application/shared/embedding.js';
+import { FunctionPool, FunctionPoolError } from '../workers/function-pool.js';
 
 /**
  * Where the local provider's function lives. An async function runs in-process. A synchronous
@@ -40,42 +38,11 @@ function extension(): string {
   return new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js';
 }
 
-/**
- * The worker's code: imports the module holding the synchronous function once, then answers
- * `{id, texts}` with `{id, vectors}` or `{id, error}`. Inline (eval) so that it needs no loader;
- * when the function lives in a .ts source (dev, tests), tsx's loader is registered first.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
-  const mod = await import(workerData.moduleUrl);
-  const fn = mod[workerData.exportName];
-  if (typeof fn !== 'function') throw new Error(workerData.moduleUrl + ' has no function ' + workerData.exportName);
-  parentPort.on('message', (msg) => {
-    try {
-      parentPort.postMessage({ id: msg.id, vectors: fn(msg.texts, workerData.options) });
-    } catch (err) {
-      parentPort.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) });
-    }
-  });
-  parentPort.postMessage({ ready: true });
-})();
-`;
-
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-}
-
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly kind: EmbeddingKind;
   readonly dimension: number | null;
-  private worker: Worker | null = null;
-  private ready: Promise<void> | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
+  /** one worker thread for a synchronous function, made by the first call after start or close */
+  private pool: FunctionPool | null = null;
 
   constructor(private readonly opts: LocalEmbeddingOptions) {
     this.kind = opts.kind;
@@ -86,13 +53,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   /** id of the thread that runs a synchronous function (tests check it is not the main one) */
   get workerThreadId(): number | null {
-    return this.worker?.threadId ?? null;
+    return this.pool?.threadIds[0] ?? null;
   }
 
   async embed(texts: string[]): Promise<Vector[]> {
     if (texts.length === 0) return [];
     const f = this.opts.function;
-    const raw = f.mode === 'async' ? await f.fn(texts) : await this.inWorker(texts);
+    const raw = f.mode === 'async' ? await f.fn(texts) : await this.inWorker(f, texts);
     try {
       return validateVectors(raw, { kind: this.kind, dimension: this.dimension, count: texts.length });
     } catch (err) {
@@ -102,78 +69,24 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const w = this.worker;
-    this.worker = null;
-    this.ready = null;
-    if (w) await w.terminate();
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
   }
 
-  private async inWorker(texts: string[]): Promise<unknown> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const worker = await this.start();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, texts });
+  private async inWorker(f: Extract<LocalEmbeddingFunction, { mode: 'sync' }>, texts: string[]) {
+    // a synchronous function: one worker thread (function-pool.ts), stopped after idleMs
+    this.pool ??= new FunctionPool({
+      moduleUrl: f.moduleUrl,
+      name: 'embedding worker',
+      threads: 1,
+      idleMs: this.opts.idleMs ?? 60_000,
     });
-  }
-
-  private start(): Promise<Worker> {
-    const f = this.opts.function;
-    if (f.mode !== 'sync') throw new Error('not a worker function');
-    if (!this.worker) {
-      const moduleUrl = String(f.moduleUrl);
-      const tsxApi = moduleUrl.endsWith('.ts')
-        ? // require.resolve finds the CommonJS entry; the worker needs the ESM one beside it
-          pathToFileURL(
-            createRequire(import.meta.url)
-              .resolve('tsx/esm/api')
-              .replace(/\.cjs$/, '.mjs'),
-          ).href
-        : undefined;
-      const worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { moduleUrl, exportName: f.exportName, options: f.options, tsxApi },
-      });
-      // an idle worker must not keep the process alive
-      worker.unref();
-      this.worker = worker;
-      this.ready = new Promise<void>((resolve, reject) => {
-        worker.once('error', reject);
-        worker.on('message', (msg: { ready?: boolean; id?: number; vectors?: unknown; error?: string }) => {
-          if (msg.ready) return resolve();
-          const p = this.pending.get(msg.id!);
-          if (!p) return;
-          this.pending.delete(msg.id!);
-          if (msg.error !== undefined) p.reject(new Error(`local embedding function failed: ${msg.error}`));
-          else p.resolve(msg.vectors);
-          if (this.pending.size === 0) this.scheduleIdleStop();
-        });
-      });
-      worker.on('error', (err) => this.fail(worker, err));
-      worker.on('exit', (code) => this.fail(worker, new Error(`embedding worker exited with code ${code}`)));
+    try {
+      return await this.pool.run<unknown>(f.exportName, [texts, f.options]);
+    } catch (err) {
+      if (err instanceof FunctionPoolError) throw err;
+      throw new Error(`local embedding function failed: ${(err as Error).message}`);
     }
-    const worker = this.worker;
-    return this.ready!.then(() => worker);
-  }
-
-  private scheduleIdleStop() {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.pending.size === 0) void this.close();
-    }, this.opts.idleMs ?? 60_000);
-    this.idleTimer.unref();
-  }
-
-  private fail(worker: Worker, err: Error) {
-    if (this.worker !== worker) return;
-    this.worker = null;
-    this.ready = null;
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
   }
 }

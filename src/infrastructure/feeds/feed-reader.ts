@@ -1,14 +1,20 @@
 import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
-import { extractPage } from '../../application/shared/text/html-to-text.js';
 import type { SourceKind } from '../../domain/catalog.js';
 import { FetchError, type HttpFetcher } from './http-fetcher.js';
+import { inProcessParsing, type Parsing } from './parse-pool.js';
 
 export const FEED_ACCEPT =
   'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5';
 
-/** Reads RSS/Atom/JSON feeds and arXiv API queries with a conditional GET. */
+/**
+ * Reads RSS/Atom/JSON feeds and arXiv API queries with a conditional GET; parses them with
+ * `parsing` (the service's ParsePool: worker threads).
+ */
 export class HttpFeedReader implements FeedReader {
-  constructor(private readonly http: HttpFetcher) {}
+  constructor(
+    private readonly http: HttpFetcher,
+    private readonly parsing: Parsing = inProcessParsing,
+  ) {}
 
   async read(source: {
     url: string;
@@ -24,8 +30,7 @@ export class HttpFeedReader implements FeedReader {
     return {
       notModified: false,
       status: doc.status,
-      // feedsmith loads with the first feed read, not at start (idle memory)
-      entries: (await import('./feed-parser.js')).parseFeed(doc.body, doc.url),
+      entries: await this.parsing.parseFeed(doc.body, doc.url),
       etag: doc.headers.get('etag'),
       lastModified: doc.headers.get('last-modified'),
     };
@@ -37,7 +42,10 @@ export class HttpFeedReader implements FeedReader {
  * through the SSRF guard on every hop (FetchRefusedError).
  */
 export class HttpPageReader implements PageReader {
-  constructor(private readonly http: HttpFetcher) {}
+  constructor(
+    private readonly http: HttpFetcher,
+    private readonly parsing: Parsing = inProcessParsing,
+  ) {}
 
   async read(url: string): Promise<{ title: string | null; text: string }> {
     const doc = await this.http.get(
@@ -49,6 +57,6 @@ export class HttpPageReader implements PageReader {
     const type = doc.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type && !/^text\/|^application\/(xhtml\+)?xml$/.test(type))
       throw new FetchError(`not an HTML page (${type.slice(0, 60)})`);
-    return extractPage(doc.body);
+    return this.parsing.pageText(doc.body);
   }
 }

@@ -149,6 +149,18 @@ export function inlineHtmlToText(html: string): string {
 const CHUNK = 32 * 1024;
 
 /**
+ * The title and readable text of a page (its `<article>` or `<main>` when it has one) in one go:
+ * for a worker thread, where holding the thread holds nobody else.
+ */
+export function pageText(html: string): { title: string | null; text: string } {
+  const c = new TextCollector(true);
+  for (let i = 0; i < html.length; i += CHUNK) c.write(html, html.slice(i, i + CHUNK));
+  c.end(html);
+  const r = c.result();
+  return { title: r.title, text: r.main || r.text };
+}
+
+/**
  * The title and readable text of a page (its `<article>` or `<main>` when it has one). The parser is
  * fed in chunks with a turn of the event loop between them, so a body of megabytes never holds the
  * process for more than one chunk's work.

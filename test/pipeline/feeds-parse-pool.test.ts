@@ -1,0 +1,118 @@
+import { threadId } from 'node:worker_threads';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { makeItem, rssFeed, seedPipeline, startFeedServer } from '../helpers/pipeline-factories.js';
+import { hostileFeed, makeItem as makeBenchItem } from '../../bench/support/feed-items.js';
+import type { HttpPeer } from '../peers/http-peer.js';
+import type { Database } from '../../src/infrastructure/db/client.js';
+import { articles, sourceFetches, sources } from '../../src/infrastructure/db/schema/index.js';
+import { HttpFeedReader } from '../../src/infrastructure/feeds/feed-reader.js';
+import { HttpFetcher } from '../../src/infrastructure/feeds/http-fetcher.js';
+import { ParsePool } from '../../src/infrastructure/feeds/parse-pool.js';
+
+/** just under the fetch limit of 5 MB; its parse takes about a second of one core */
+const HOSTILE_BYTES = 5 * 1024 * 1024 - 64 * 1024;
+
+describe('feeds parsed in worker threads', () => {
+  let feeds: HttpPeer;
+  const hostileItems = Array.from({ length: 5 }, () => makeBenchItem());
+  const ordinary = [makeItem({ title: 'Ordinary feed one, first item' }), makeItem()];
+  const other = [makeItem({ title: 'Ordinary feed two, first item' })];
+
+  beforeAll(async () => {
+    feeds = await startFeedServer({
+      '/hostile.xml': hostileFeed(HOSTILE_BYTES, hostileItems),
+      '/one.xml': rssFeed(ordinary),
+      '/two.xml': rssFeed(other),
+    });
+  });
+  afterAll(async () => {
+    await feeds?.stop();
+  });
+
+  it('the event loop keeps ticking while a 5 MB hostile feed is parsed: the parse runs in another thread', async () => {
+    const pool = new ParsePool();
+    const reader = new HttpFeedReader(new HttpFetcher(), pool);
+    const source = { url: '', kind: 'rss' as const, etag: null, lastModified: null };
+    try {
+      expect(pool.threadIds).toEqual([]); // nothing starts before the first parse
+      await reader.read({ ...source, url: `${feeds.url}/one.xml` }); // the worker is up
+      let last = performance.now();
+      let worst = 0;
+      let ticks = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        worst = Math.max(worst, now - last);
+        last = now;
+        ticks++;
+      }, 10);
+      const t0 = performance.now();
+      const reading = reader.read({ ...source, url: `${feeds.url}/hostile.xml` });
+      const threads: number[] = [];
+      // while the parse runs, the threads of the pool are others than this one
+      const seen = setInterval(() => threads.push(...pool.threadIds), 20);
+      const res = await reading;
+      const parseMs = performance.now() - t0;
+      clearInterval(timer);
+      clearInterval(seen);
+      expect(res.notModified).toBe(false);
+      if (!res.notModified) expect(res.entries.map((e) => e.url)).toEqual(hostileItems.map((i) => i.url));
+      expect(threads.length).toBeGreaterThan(0);
+      expect(threads).not.toContain(threadId);
+      // a parse in this thread would hold the loop for all of parseMs; here the loop ticked on
+      expect(ticks).toBeGreaterThan(parseMs / 10 / 4);
+      expect(worst).toBeLessThan(Math.max(200, parseMs / 2));
+      expect(worst).toBeLessThan(parseMs);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  describe('a scraper run whose hostile feed outlasts the parse time limit', () => {
+    let t: TestApp;
+    let database: Database;
+    let sourceIds: string[];
+    let run: Awaited<ReturnType<TestApp['container']['services']['scraper']['runNow']>>;
+
+    beforeAll(async () => {
+      database = await createTestDatabase('pglite');
+      // a small feed parses in a few ms, the hostile one in about a second
+      t = await buildTestApp({ database, parse: { timeLimitMs: 250 } });
+      const admin = await t.login('admin');
+      ({ sourceIds } = await seedPipeline(t.app, admin.headers, {
+        sources: [
+          { name: 'One', url: `${feeds.url}/one.xml` },
+          { name: 'Hostile', url: `${feeds.url}/hostile.xml` },
+          { name: 'Two', url: `${feeds.url}/two.xml` },
+        ],
+      }));
+      run = await t.container.services.scraper.runNow('test');
+    }, 120_000);
+    afterAll(async () => {
+      await t?.close();
+      await database?.close();
+    });
+
+    it('fails that source with a timeout, and the run ends with the other sources’ articles', async () => {
+      expect(run.error).toBeNull();
+      expect(run.status).toMatch(/^completed/);
+      expect(run.counts).toMatchObject({ sources: 3, sources_failed: 1, discovered: 3, completed: 3 });
+      const stored = (await database.db.select({ url: articles.url }).from(articles)).map((r) => r.url);
+      expect(stored.sort()).toEqual([...ordinary, ...other].map((i) => i.url).sort());
+      const [hostile] = await database.db.select().from(sources).where(eq(sources.id, sourceIds[1]!));
+      expect(hostile!.lastError).toMatch(/parseFeed ran longer than 250 ms and was stopped/);
+      const fetches = await database.db
+        .select()
+        .from(sourceFetches)
+        .where(eq(sourceFetches.sourceId, sourceIds[1]!));
+      expect(fetches.map((f) => f.errorCode)).toEqual(['timeout']);
+    });
+
+    it('parses again once the worker was replaced', async () => {
+      const again = await t.container.services.scraper.runNow('test');
+      expect(again.counts).toMatchObject({ sources: 3, sources_failed: 1 });
+    });
+  });
+});
