@@ -54,6 +54,8 @@ export async function startBrowserEnv(
 ): Promise<BrowserEnv> {
   await ensureSpaBuilt(ROOT, pino({ level: 'warn' }));
   const api = await buildTestApp({ env: opts.env, db: opts.db });
+  // as the worker role does: a source added while a run is under way gets its queued first read
+  for (const w of api.container.workers.filter((w) => w.name === 'source-first-fetch')) await w.ready?.();
   const apiUrl = await api.app.listen({ port: 0, host: '127.0.0.1' });
   const web: FastifyInstance = await buildWebServer(pino({ level: 'silent' }), {
     apiUrl,
