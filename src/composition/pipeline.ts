@@ -54,6 +54,12 @@ export interface PipelineWiringOptions {
   parse?: ParsePoolOptions;
 }
 
+/**
+ * Feed keys a de-duplication statement looks up on PGlite, where each statement holds the event
+ * loop: 50 keep one under a few milliseconds (PostgreSQL takes 500, the repository's default).
+ */
+const EMBEDDED_KEY_CHUNK = 50;
+
 /** how often every unfinished article is given a job if it has none (besides at start) */
 const SWEEP_CRON = '*/10 * * * *';
 
@@ -87,7 +93,9 @@ export const wirePipeline = async (
     setFetchCounts: (runId, field, counts) => fetchResults.setCounts(runId, field, counts),
   };
   const providers = new DrizzleProviderRepository(ctx.db);
-  const articles = new DrizzleArticleStore(ctx.db);
+  const articles = new DrizzleArticleStore(ctx.db, {
+    keyChunk: ctx.database.kind === 'pglite' ? EMBEDDED_KEY_CHUNK : undefined,
+  });
   const runs = sendingRunFailures(new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config)), webhooks);
   const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
   ctx.onClose(() => http.close());
