@@ -5,10 +5,7 @@ import { ReadStateService } from '../application/articles/read-state.service.js'
 import { SimilarArticlesService } from '../application/articles/similar.service.js';
 import { ViewsService } from '../application/views/views.service.js';
 import { ViewFlushWorker } from '../application/views/view-flush.worker.js';
-import {
-  DrizzleArticleRepository,
-  DrizzleEnabledMetrics,
-} from '../infrastructure/db/repositories/article.repository.js';
+import { DrizzleArticleRepository } from '../infrastructure/db/repositories/article.repository.js';
 import {
   DrizzleArticleEmbeddingStore,
   DrizzleTopicLookup,
@@ -28,6 +25,7 @@ import { SanitizeHtmlSanitizer } from '../infrastructure/feeds/html-sanitizer.js
 import { CachedHtmlSanitizer } from '../infrastructure/feeds/cached-html-sanitizer.js';
 import type { EmbeddingProvider } from '../application/shared/embedding.js';
 import type { ReportsService } from '../application/reports/reports.service.js';
+import type { EnabledMetrics } from '../application/articles/articles.ports.js';
 import type { AreaWiring, WiringContext } from './context.js';
 
 /**
@@ -36,7 +34,11 @@ import type { AreaWiring, WiringContext } from './context.js';
  */
 export const wireArticles = (
   ctx: WiringContext,
-  { embedder, reports }: { embedder: EmbeddingProvider; reports: Pick<ReportsService, 'list'> },
+  {
+    embedder,
+    reports,
+    enabledMetrics,
+  }: { embedder: EmbeddingProvider; reports: Pick<ReportsService, 'list'>; enabledMetrics: EnabledMetrics },
 ): AreaWiring<'articles' | 'favorites' | 'views' | 'readState' | 'similar' | 'feeds'> => {
   const logger = ctx.logger.child({ area: 'articles' });
   const views = new ViewsService(ctx.cache, new DrizzleViewCountStore(ctx.db), logger, {
@@ -52,7 +54,7 @@ export const wireArticles = (
   const reads = new DrizzleReadStateRepository(ctx.db);
   const articles = new ArticlesService(
     repository,
-    new DrizzleEnabledMetrics(ctx.db),
+    enabledMetrics,
     reads,
     new CachedHtmlSanitizer(new SanitizeHtmlSanitizer()),
     views,

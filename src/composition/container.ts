@@ -54,6 +54,8 @@ import { wireTokens } from './tokens.js';
 import { wireAssistant } from './assistant.js';
 import { wireAsk } from './ask.js';
 import { wireWebhooks } from './webhooks.js';
+import { CachedEnabledMetrics } from '../application/articles/enabled-metrics-cache.js';
+import { DrizzleEnabledMetrics } from '../infrastructure/db/repositories/article.repository.js';
 
 export interface ContainerOverrides {
   database?: Database;
@@ -191,11 +193,20 @@ export async function createContainer(
   const providerTest = wireProviderTest(ctx);
   const opml = wireOpml(ctx);
   const works = wireWorks(ctx);
-  const metrics = wireMetrics(ctx, { onLinks: works.linkJobs.onLinks });
+  // what every list sorted by a metric checks its key against: kept, cleared by the catalog's changes
+  const enabledMetrics = new CachedEnabledMetrics(new DrizzleEnabledMetrics(ctx.db));
+  const metrics = wireMetrics(ctx, {
+    onLinks: works.linkJobs.onLinks,
+    onCatalogChange: () => enabledMetrics.invalidate(),
+  });
   const tags = await wireTags(ctx);
   const webhooks = wireWebhooks(ctx);
   const reports = wireReports(ctx, { webhooks: webhooks.events });
-  const articles = wireArticles(ctx, { embedder: tags.embedder, reports: reports.services.reports });
+  const articles = wireArticles(ctx, {
+    embedder: tags.embedder,
+    reports: reports.services.reports,
+    enabledMetrics,
+  });
   const ask = wireAsk(ctx, { embedder: tags.embedder });
   const pipeline = await wirePipeline(
     ctx,
@@ -219,6 +230,7 @@ export async function createContainer(
     ...users.services,
     auth,
     ...tokens.services,
+    enabledMetrics,
   });
   const runs = await wireRuns(ctx, {
     metricRefresh: metrics.metricRefresh,

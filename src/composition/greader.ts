@@ -1,8 +1,6 @@
 import { GoogleReaderService } from '../application/greader/greader.service.js';
-import {
-  DrizzleArticleRepository,
-  DrizzleEnabledMetrics,
-} from '../infrastructure/db/repositories/article.repository.js';
+import { DrizzleArticleRepository } from '../infrastructure/db/repositories/article.repository.js';
+import type { EnabledMetrics } from '../application/articles/articles.ports.js';
 import type { Services } from '../http/services.js';
 import type { AreaWiring, WiringContext } from './context.js';
 
@@ -15,7 +13,7 @@ export const wireGoogleReader = (
   deps: Pick<
     Services,
     'articles' | 'readState' | 'favorites' | 'catalog' | 'sources' | 'preferences' | 'auth' | 'tokens'
-  >,
+  > & { enabledMetrics: EnabledMetrics },
 ): AreaWiring<'greader'> => ({
   services: {
     greader: new GoogleReaderService({
@@ -26,7 +24,7 @@ export const wireGoogleReader = (
       catalog: deps.catalog,
       sources: deps.sources,
       preferences: deps.preferences,
-      metrics: new DrizzleEnabledMetrics(ctx.db),
+      metrics: deps.enabledMetrics,
       users: deps.auth,
       tokens: deps.tokens,
       baseUrl: ctx.config.publicBaseUrl,

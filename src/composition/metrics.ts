@@ -23,7 +23,7 @@ import { scheduledJob } from '../jobs/scheduler.js';
  */
 export const wireMetrics = (
   ctx: WiringContext,
-  deps: { onLinks?: IdentifierLinkSink } = {},
+  deps: { onLinks?: IdentifierLinkSink; onCatalogChange?: () => void } = {},
 ): AreaWiring<'metricCatalog'> & { metricRefresh: MetricRefreshService } => {
   const { citations } = ctx.config;
   // the identifiers an answer links (a preprint's published DOI) go to the works area
@@ -48,7 +48,10 @@ export const wireMetrics = (
   );
   return {
     services: {
-      metricCatalog: new MetricCatalogService(new DrizzleMetricDefinitionRepository(ctx.db)),
+      metricCatalog: new MetricCatalogService(
+        new DrizzleMetricDefinitionRepository(ctx.db),
+        deps.onCatalogChange,
+      ),
     },
     metricRefresh,
     jobs: [

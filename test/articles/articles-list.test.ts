@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, switchMetric, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
 import {
   DrizzleArticleRepository,
@@ -12,7 +12,6 @@ import {
   makeMetricDefinition,
   makeTopic,
   setMetric,
-  setMetricEnabled,
   setViewCount,
   tagArticle,
   type ArticleRow,
@@ -204,8 +203,8 @@ describe.each(dbKinds())('GET /articles on %s', (kind) => {
     const sorted = await get(`/articles?topic_id=${topicA}&sort=github_stars&order=asc&limit=3`);
     expect(sorted.items.map((x) => x.metrics.github_stars)).toEqual([7, 42, undefined]);
 
-    await setMetricEnabled(db, 'github_stars', false);
-    await setMetricEnabled(db, 'citation_count', false);
+    await switchMetric(t, 'github_stars', false);
+    await switchMetric(t, 'citation_count', false);
     try {
       expect((await t.app.inject({ method: 'GET', url: '/articles?sort=citation_count' })).statusCode).toBe(
         422,
@@ -218,7 +217,7 @@ describe.each(dbKinds())('GET /articles on %s', (kind) => {
       const detail = (await t.app.inject({ method: 'GET', url: `/articles/${a[0]!.id}` })).json();
       expect(detail.metrics).toEqual({});
     } finally {
-      await setMetricEnabled(db, 'citation_count', true);
+      await switchMetric(t, 'citation_count', true);
     }
   });
 

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, switchMetric, type TestApp } from '../helpers/app.js';
 import { dbKinds } from '../helpers/db.js';
-import {
-  makeArticle,
-  makeSource,
-  makeTopic,
-  setMetric,
-  setMetricEnabled,
-} from '../helpers/article-factories.js';
+import { makeArticle, makeSource, makeTopic, setMetric } from '../helpers/article-factories.js';
 import { makeToken } from '../mcp/mcp-helpers.js';
 import { articles, articleViewCounts } from '../../src/infrastructure/db/schema/index.js';
 import { TOP_LABEL } from '../../src/domain/greader.js';
@@ -280,14 +274,13 @@ describe.each(dbKinds())('Google Reader stream parameters on %s', (kind) => {
   });
 
   it('★ Top ranks by views when citation_count is switched off', async () => {
-    const db = t.container.database.db;
-    await setMetricEnabled(db, 'citation_count', false);
+    await switchMetric(t, 'citation_count', false);
     try {
       const ranked = await both(top);
       expect(ranked.slice(0, 3)).toEqual(['p1', 'p5', 'p3']);
       expect(ranked).not.toContain('q-old');
     } finally {
-      await setMetricEnabled(db, 'citation_count', true);
+      await switchMetric(t, 'citation_count', true);
     }
   });
 

@@ -90,3 +90,15 @@ export async function buildTestApp(
     },
   };
 }
+
+/**
+ * Switches a catalog metric on or off as an admin does, through the catalog service: the enabled
+ * keys the service keeps for sorting follow at once (a write to the table alone shows within
+ * their 10 s, as another process's would).
+ */
+export async function switchMetric(t: TestApp, metricKey: string, enabled: boolean): Promise<void> {
+  const catalog = t.container.services.metricCatalog;
+  const def = (await catalog.listAdmin()).find((d) => d.metric_key === metricKey);
+  if (!def) throw new Error(`no metric definition ${metricKey}`);
+  await catalog.update(def.id, { enabled });
+}

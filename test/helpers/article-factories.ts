@@ -119,10 +119,6 @@ export async function makeMetricDefinition(
   return row!;
 }
 
-export async function setMetricEnabled(db: Db, metricKey: string, enabled: boolean): Promise<void> {
-  await db.update(metricDefinitions).set({ enabled }).where(eq(metricDefinitions.metricKey, metricKey));
-}
-
 /** Links tags (created in the article's topic when missing) to an article. */
 export async function tagArticle(db: Db, article: Pick<ArticleRow, 'id' | 'topicId'>, names: string[]) {
   for (const name of names) {

@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeArticle, makeMetricDefinition, setMetric } from '../helpers/article-factories.js';
 import { metricDefinitions } from '../../src/infrastructure/db/schema/index.js';
+import { CachedEnabledMetrics } from '../../src/application/articles/enabled-metrics-cache.js';
+import { DrizzleEnabledMetrics } from '../../src/infrastructure/db/repositories/article.repository.js';
 
 describe('metric catalog', () => {
   let t: TestApp;
@@ -93,6 +95,8 @@ describe('metric catalog', () => {
         headers: admin,
         payload: { enabled },
       });
+    // the enabled keys are read (and kept) first: disabling must still show at once
+    expect((await t.app.inject({ url: '/articles?sort=citation_count' })).statusCode).toBe(200);
     await toggle(false);
     expect((await t.app.inject({ url: `/articles/${a.id}` })).json().metrics).toEqual({});
     expect((await t.app.inject({ url: '/articles?sort=citation_count' })).statusCode).toBe(422);
@@ -104,5 +108,21 @@ describe('metric catalog', () => {
     await toggle(true);
     expect((await t.app.inject({ url: `/articles/${a.id}` })).json().metrics).toEqual({ citation_count: 42 });
     expect((await t.app.inject({ url: '/articles?sort=citation_count' })).statusCode).toBe(200);
+  });
+
+  it('keeps the enabled keys for its time; a change written by another process shows after it', async () => {
+    let now = 1_000_000;
+    const kept = new CachedEnabledMetrics(new DrizzleEnabledMetrics(db()), 10_000, () => now);
+    const c = await citation();
+    expect(await kept.enabledKeys()).toContain('citation_count');
+    // another process disables it in the database, past this process's catalog
+    await db().update(metricDefinitions).set({ enabled: false }).where(eq(metricDefinitions.id, c.id));
+    now += 9_999;
+    expect(await kept.enabledKeys()).toContain('citation_count');
+    now += 1;
+    expect(await kept.enabledKeys()).not.toContain('citation_count');
+    await db().update(metricDefinitions).set({ enabled: true }).where(eq(metricDefinitions.id, c.id));
+    kept.invalidate();
+    expect(await kept.enabledKeys()).toContain('citation_count');
   });
 });

@@ -146,7 +146,8 @@ export interface ArticleEmbeddingStore {
 
 /** The enabled metric keys of the catalog (metric_definitions, owned by the metrics area). */
 export interface EnabledMetrics {
-  enabledKeys(): Promise<string[]>;
+  /** `fresh`: read now, not what a cache kept (a key not among the kept ones may be new) */
+  enabledKeys(opts?: { fresh?: boolean }): Promise<string[]>;
 }
 
 export interface FavoriteRepository {

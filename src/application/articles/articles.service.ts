@@ -68,7 +68,7 @@ export class ArticlesService {
     const sort: ArticleSort =
       key === 'relevance'
         ? { kind: 'relevance' }
-        : resolveSort(key, isColumnSort(key) ? [] : await this.metrics.enabledKeys());
+        : resolveSort(key, isColumnSort(key) ? [] : await this.sortKeys(key));
     const limit = Math.min(Math.max(input.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
     const offset = Math.max(input.offset ?? 0, 0);
     const filter: ArticleFilter = {
@@ -93,6 +93,12 @@ export class ArticlesService {
         if (n) a.viewCount = (a.viewCount ?? 0) + n;
       }
     return { ...page, limit, offset };
+  }
+
+  /** the enabled metric keys, read again when `key` is not among the kept ones (a metric just added) */
+  private async sortKeys(key: string): Promise<string[]> {
+    const kept = await this.metrics.enabledKeys();
+    return kept.includes(key) ? kept : this.metrics.enabledKeys({ fresh: true });
   }
 
   /**

@@ -41,7 +41,11 @@ const adminOut = (d: MetricDefinition): AdminMetricDefinitionOut => ({
 
 /** The metric catalog: which article metrics are shown and sortable (extraction sources stay internal). */
 export class MetricCatalogService {
-  constructor(private readonly definitions: MetricDefinitionRepository) {}
+  /** `onChange`: after a definition was enabled, disabled or edited (what sorts read is cached) */
+  constructor(
+    private readonly definitions: MetricDefinitionRepository,
+    private readonly onChange: () => void = () => undefined,
+  ) {}
 
   async listPublic(): Promise<MetricDefinitionOut[]> {
     return (await this.definitions.list({ enabledOnly: true })).map(publicOut);
@@ -90,6 +94,7 @@ export class MetricCatalogService {
       ...(patch.icon_name !== undefined ? { iconName: patch.icon_name } : {}),
     });
     if (!updated) throw notFound('metric definition');
+    this.onChange();
     return adminOut(updated);
   }
 }
