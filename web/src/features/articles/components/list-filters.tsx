@@ -65,35 +65,58 @@ export function ListFilters({ state, signedIn, metrics, update }: Props) {
         {signedIn && (
           <>
             <label className="checkbox">
-              <input
-                type="checkbox"
+              <UrlCheckbox
                 checked={state.unreadOnly}
-                onChange={(e) => update({ unread: e.target.checked ? '1' : null })}
-                data-testid="unread-only"
+                onChange={(on) => update({ unread: on ? '1' : null })}
+                testId="unread-only"
               />
               {t('articles.unreadOnly')}
             </label>
             <label className="checkbox">
-              <input
-                type="checkbox"
+              <UrlCheckbox
                 checked={state.favoritesOnly}
-                onChange={(e) => update({ favorites: e.target.checked ? '1' : null })}
-                data-testid="favorites-only"
+                onChange={(on) => update({ favorites: on ? '1' : null })}
+                testId="favorites-only"
               />
               {t('articles.favoritesOnly')}
             </label>
           </>
         )}
         <label className="checkbox">
-          <input
-            type="checkbox"
+          <UrlCheckbox
             checked={state.allVersions}
-            onChange={(e) => update({ versions: e.target.checked ? 'all' : null })}
-            data-testid="all-versions"
+            onChange={(on) => update({ versions: on ? 'all' : null })}
+            testId="all-versions"
           />
           {t('articles.allVersions')}
         </label>
       </div>
     </div>
+  );
+}
+
+/**
+ * A checkbox whose state lives in the URL. The router applies a URL change as a transition, so a
+ * box controlled by the URL alone showed its old state until the list had re-rendered (a click
+ * seemed not to take on a busy machine). It shows the click at once and follows the URL when that
+ * changes otherwise (back, a link); it is never remounted, so the focus stays on it.
+ */
+function UrlCheckbox(props: { checked: boolean; onChange(on: boolean): void; testId: string }) {
+  const [shown, setShown] = useState(props.checked);
+  const [fromUrl, setFromUrl] = useState(props.checked);
+  if (props.checked !== fromUrl) {
+    setFromUrl(props.checked);
+    setShown(props.checked);
+  }
+  return (
+    <input
+      type="checkbox"
+      checked={shown}
+      onChange={(e) => {
+        setShown(e.target.checked);
+        props.onChange(e.target.checked);
+      }}
+      data-testid={props.testId}
+    />
   );
 }
