@@ -33,7 +33,7 @@ export function lazyPage(factory: () => Promise<{ default: ComponentType }>): La
     const [failed, setFailed] = useState(false);
     const [, setLoaded] = useState(false);
     useEffect(() => {
-      if (Component) return;
+      // also when the code arrived between this render and the effect: the render showed Loading
       let live = true;
       load().then(
         () => live && setLoaded(true),
