@@ -73,6 +73,8 @@ export async function startService(
     database,
     cache: new MemoryCache(),
     logger: pino({ level: 'silent' }),
+    // feeds parsed in worker threads, as the built service does
+    parse: {},
   });
   const app = await buildApp(container.services, container.logger, {
     trustedProxies: config.trustedProxies,

@@ -20,7 +20,7 @@ import { DrizzleSourceFetchRepository } from '../infrastructure/db/repositories/
 import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
 import { HttpFetcher, type FetchLimits } from '../infrastructure/feeds/http-fetcher.js';
-import { ParsePool, type ParsePoolOptions } from '../infrastructure/feeds/parse-pool.js';
+import { inProcessParsing, ParsePool, type ParsePoolOptions } from '../infrastructure/feeds/parse-pool.js';
 import { OutboundGuard } from '../infrastructure/http/outbound-guard.js';
 import { withArticlePipelineSpan, type TraceScope } from '../infrastructure/tracing/span-wrappers.js';
 import type { TelemetryOptions } from '../infrastructure/tracing/telemetry.js';
@@ -99,9 +99,13 @@ export const wirePipeline = async (
   const runs = sendingRunFailures(new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config)), webhooks);
   const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
   ctx.onClose(() => http.close());
-  // feeds and pages are parsed in worker threads, started by the first parse
-  const parsing = new ParsePool(opts.parse);
-  ctx.onClose(() => parsing.close());
+  // The built service parses feeds and pages in worker threads, started by the first parse. From
+  // the TypeScript sources (tsx: tests, `cli` in development) a worker must register tsx's loader
+  // before it can parse; in a loaded test run that once held a first fetch for a minute, so there
+  // the parse stays in process unless `parse` asks for the pool (its own tests and benches do).
+  const pool = opts.parse || import.meta.url.endsWith('.js') ? new ParsePool(opts.parse) : null;
+  if (pool) ctx.onClose(() => pool.close());
+  const parsing = pool ?? inProcessParsing;
   const models = new RunModels(() => resolveModel(providers, ctx.llm), log);
   const states = new DrizzleArticleStates(ctx.db);
   const jobsConfig = ctx.config.jobs;
