@@ -16,6 +16,7 @@ import {
   DrizzleRunStore,
 } from '../infrastructure/db/repositories/pipeline.repository.js';
 import { DrizzleArticleStates } from '../infrastructure/db/repositories/article-states.repository.js';
+import { runEndSignals } from '../infrastructure/db/repositories/run.repository.js';
 import { DrizzleSourceFetchRepository } from '../infrastructure/db/repositories/source-fetch.repository.js';
 import { withTraceContext } from '../infrastructure/tracing/job-trace.js';
 import { HttpFeedReader, HttpPageReader } from '../infrastructure/feeds/feed-reader.js';
@@ -119,7 +120,8 @@ export const wirePipeline = async (
     logger: log,
   });
   if (scope) endSteps = traceRunEndSteps(scope, endSteps);
-  const waiters = new RunWaiters();
+  const waiters = new RunWaiters({ signals: runEndSignals(ctx.database), logger: log });
+  ctx.onClose(() => waiters.close());
   let closeRun = createCloseRun({ runs, states, steps: endSteps, waiters, logger: log });
   if (scope) closeRun = traceCloseRun(scope, closeRun);
 

@@ -253,6 +253,18 @@ export interface RunStore extends RunRepository {
   endedOpen(): Promise<string[]>;
 }
 
+/**
+ * Word of finished runs from every process on the database (PostgreSQL LISTEN/NOTIFY): a run's own
+ * process hears that another process's worker wrote its end without reading the record again.
+ */
+export interface RunEndSignals {
+  /**
+   * `heard(runId)` for each run finished from now on; `heard(null)` when word may have been missed
+   * (the listening connection was lost meanwhile). Resolves once listening, to the function that stops.
+   */
+  listen(heard: (runId: string | null) => void): Promise<() => Promise<void>>;
+}
+
 export interface ProviderLookup {
   findActive(type: Provider['type']): Promise<Provider | null>;
 }

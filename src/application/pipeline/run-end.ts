@@ -9,7 +9,7 @@ import { messageOf } from '../../domain/errors.js';
 import type { Messenger } from '../shared/messenger.js';
 import type { Logger } from '../shared/ports.js';
 import type { PipelineCompletedEvent } from './pipeline.events.js';
-import type { ArticleStates, PipelineMetrics, RunStore } from './pipeline.ports.js';
+import type { ArticleStates, PipelineMetrics, RunEndSignals, RunStore } from './pipeline.ports.js';
 
 export interface RunClosing {
   runId: string;
@@ -65,28 +65,95 @@ export interface RunEnded {
   error: string | null;
 }
 
-/** Tells a run's watchers in this process when the run ends here. */
-export class RunWaiters {
-  private readonly watching = new Map<string, Set<(e: RunEnded) => void>>();
+/** One waiter of a run: its end when written in this process, a nudge when word came from elsewhere. */
+class Watch {
+  private ended: RunEnded | undefined;
+  private nudged = false;
+  private signal: (() => void) | undefined;
 
-  /** from now on: `ended` resolves if the run ends in this process; `stop` when no longer needed */
-  watch(runId: string): { ended: Promise<RunEnded>; stop(): void } {
-    let notify!: (e: RunEnded) => void;
-    const ended = new Promise<RunEnded>((resolve) => (notify = resolve));
+  end(e: RunEnded): void {
+    this.ended ??= e;
+    this.fire();
+  }
+
+  nudge(): void {
+    this.nudged = true;
+    this.fire();
+  }
+
+  private fire(): void {
+    const signal = this.signal;
+    this.signal = undefined;
+    signal?.();
+  }
+
+  /** the run's end when this process wrote it; null when another may have (read the record) */
+  next(): Promise<RunEnded | null> {
+    if (this.ended) return Promise.resolve(this.ended);
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve(null);
+    }
+    return new Promise((resolve) => (this.signal = () => resolve(this.next())));
+  }
+}
+
+/**
+ * Tells a run's watchers in this process when the run ends: with its end when this process wrote
+ * it, with a nudge to read the record when another process's word arrives (`signals`).
+ */
+export class RunWaiters {
+  private readonly watching = new Map<string, Set<Watch>>();
+  private listening: Promise<(() => Promise<void>) | null> | undefined;
+  private closed = false;
+
+  constructor(private readonly elsewhere?: { signals: RunEndSignals; logger: Logger }) {}
+
+  /** from now on: `next` resolves when the run ends here or word of it comes; `stop` when no longer needed */
+  watch(runId: string): { next(): Promise<RunEnded | null>; stop(): void } {
+    const w = new Watch();
     const set = this.watching.get(runId) ?? new Set();
     this.watching.set(runId, set);
-    set.add(notify);
+    set.add(w);
     return {
-      ended,
+      next: () => w.next(),
       stop: () => {
-        set.delete(notify);
+        set.delete(w);
         if (!set.size && this.watching.get(runId) === set) this.watching.delete(runId);
       },
     };
   }
 
   wake(runId: string, ended: RunEnded): void {
-    for (const notify of this.watching.get(runId) ?? []) notify(ended);
+    for (const w of this.watching.get(runId) ?? []) w.end(ended);
+  }
+
+  /**
+   * Listens for ends written by other processes (once; again after a failure). True when their word
+   * will nudge the watchers, false when the caller must read the record now and then instead.
+   */
+  async listen(): Promise<boolean> {
+    if (!this.elsewhere || this.closed) return false;
+    const { signals, logger } = this.elsewhere;
+    const listening = (this.listening ??= signals
+      .listen((runId) => {
+        const ids = runId === null ? [...this.watching.keys()] : [runId];
+        for (const id of ids) for (const w of this.watching.get(id) ?? []) w.nudge();
+      })
+      .catch((err: unknown) => {
+        logger.warn({ event: 'scraper.run_ends.listen_failed', error: messageOf(err) });
+        this.listening = undefined;
+        return null;
+      }));
+    return (await listening) !== null;
+  }
+
+  /** stops listening (the process is closing) */
+  async close(): Promise<void> {
+    this.closed = true;
+    const stop = await this.listening;
+    this.listening = undefined;
+    await stop?.();
   }
 }
 

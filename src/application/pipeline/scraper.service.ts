@@ -36,11 +36,13 @@ export interface ExecutorDeps {
 }
 
 /**
- * How long a run's process waits for a word of its end before it reads the run record again: the
- * end written in this process wakes it at once; one written by another process's worker is seen
- * within this time.
+ * How often a run's process reads its record while it waits for the end. An end written in this
+ * process wakes it at once, one written by another process's worker as soon as its NOTIFY arrives
+ * (RunWaiters.listen): the record is read each second only to report progress or when that word
+ * cannot be heard, else rarely, for word lost with a dropped connection.
  */
 const RECHECK_MS = 1000;
+const LISTENING_RECHECK_MS = 30_000;
 
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   const log = d.logger;
@@ -113,8 +115,10 @@ async function waitForEnd(
   runId: string,
   progress?: ProgressFn,
 ): Promise<Omit<RunOutcome, 'durationMs'>> {
-  // watched before the record is read: an end written in between is not missed
+  // watched and listened for before the record is read: an end written in between is not missed
   const watch = d.waiters.watch(runId);
+  const heard = await d.waiters.listen();
+  const recheck = progress || !heard ? RECHECK_MS : LISTENING_RECHECK_MS;
   let closing = false;
   try {
     for (;;) {
@@ -130,7 +134,7 @@ async function waitForEnd(
         const error = `interrupted: the process stopped with ${pending} article(s) still queued (their jobs go on)`;
         if (await d.closeRun({ runId, status: 'failed', error })) continue;
       }
-      const ended = await Promise.race([watch.ended, pause(RECHECK_MS, closing ? undefined : d.signal)]);
+      const ended = await Promise.race([watch.next(), pause(recheck, closing ? undefined : d.signal)]);
       if (ended) return ended;
     }
   } finally {

@@ -32,6 +32,13 @@ export interface Database {
    * `release(true)` when it broke. Its errors are the caller's to handle.
    */
   connect?(): Promise<PooledConnection>;
+  /**
+   * LISTEN on `channel` (a constant lower-case name): `heard(payload)` for each NOTIFY from now on,
+   * from any process on this database; `heard(null)` when the listening connection was lost and
+   * opened again, so that word sent meanwhile may be missing. Resolves once listening; the function
+   * it resolves to stops.
+   */
+  listen(channel: string, heard: (payload: string | null) => void): Promise<() => Promise<void>>;
   /** true when the database answers a trivial query */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -59,6 +66,7 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const url = opts.databaseUrl;
     // node-postgres is loaded only when it is used: a PGlite process does not hold it
     const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
       import('pg'),
@@ -80,6 +88,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       kind: 'postgres',
       connectionString: opts.databaseUrl,
       connect: () => pool.connect() as Promise<PooledConnection>,
+      listen: (channel, heard) => listenOn(pg.Client, url, channel, heard),
       ping: () => ping(db),
       close: () => pool.end(),
     };
@@ -115,6 +124,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       db,
       kind: 'pglite',
       pglite: client,
+      // one process per data directory: a NOTIFY comes from this process, through the same instance
+      listen: async (channel, heard) => {
+        checkChannel(channel);
+        const stop = await client.listen(channel, (payload) => heard(payload));
+        return () => (client.closed ? Promise.resolve() : stop());
+      },
       ping: () => ping(db),
       close: async () => {
         try {
@@ -129,6 +144,74 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     unlock();
     throw err;
   }
+}
+
+const checkChannel = (channel: string) => {
+  if (!/^[a-z_]{1,63}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+};
+
+/** how long a lost listening connection waits before it is opened again */
+const RELISTEN_MS = 1000;
+
+/**
+ * LISTEN on a PostgreSQL connection of its own (a pooled one would be handed to other statements).
+ * A lost connection is opened again every RELISTEN_MS until it listens, then says so with
+ * `heard(null)`.
+ */
+async function listenOn(
+  Client: typeof import('pg').Client,
+  connectionString: string,
+  channel: string,
+  heard: (payload: string | null) => void,
+): Promise<() => Promise<void>> {
+  checkChannel(channel);
+  let current: InstanceType<typeof Client> | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async () => {
+    const c = new Client({
+      connectionString,
+      connectionTimeoutMillis: 5000,
+      application_name: `listen ${channel}`,
+    });
+    c.on('notification', (n) => {
+      if (n.channel === channel) heard(n.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+    if (stopped) await c.end().catch(() => undefined);
+    else current = c;
+  };
+  const again = () => {
+    retry = setTimeout(() => {
+      if (stopped) return;
+      open().then(() => {
+        if (!stopped) heard(null);
+      }, again);
+    }, RELISTEN_MS);
+    retry.unref();
+  };
+  const lost = (c: InstanceType<typeof Client>) => {
+    if (current !== c || stopped) return;
+    current = undefined;
+    c.end().catch(() => undefined);
+    again();
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = current;
+    current = undefined;
+    await c?.end().catch(() => undefined);
+  };
 }
 
 /**

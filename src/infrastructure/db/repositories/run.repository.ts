@@ -8,12 +8,20 @@ import {
   type RunRecord,
   type RunRepository,
 } from '../../../application/runs/runs.ports.js';
-import type { Db } from '../client.js';
+import type { RunEndSignals } from '../../../application/pipeline/pipeline.ports.js';
+import type { Database, Db } from '../client.js';
 import { scrubSecrets } from '../../logging/scrub.js';
 import { storableText } from '../safe-text.js';
 import { articles, runErrors, scraperRuns, sources } from '../schema/index.js';
 
 const ACTIVE: RunStatus[] = ['queued', 'running'];
+/** NOTIFY channel of finished runs (every kind), the run's id as payload */
+export const RUN_FINISHED_CHANNEL = 'run_finished';
+
+/** Word of finished runs, from every process on the database (DrizzleRunRepository.finish sends it). */
+export const runEndSignals = (database: Pick<Database, 'listen'>): RunEndSignals => ({
+  listen: (heard) => database.listen(RUN_FINISHED_CHANNEL, heard),
+});
 /** how often a process says its runs are alive */
 export const HEARTBEAT_MS = 30_000;
 const MESSAGE_MAX = 1000;
@@ -154,18 +162,23 @@ export class DrizzleRunRepository implements RunRepository {
         await this.addErrors(id, errors);
         if (status === 'completed' && errors.length) status = 'completed_with_errors';
       }
+      // the end and the word of it commit together: a process waiting on another's run hears it
+      // once the record says so (RUN_FINISHED_CHANNEL)
       const write = (error: string | null) =>
-        this.db
-          .update(scraperRuns)
-          .set({
-            status,
-            counts: result.counts,
-            summary: result.summary ?? result.counts,
-            error,
-            finishedAt: new Date(),
-            heartbeatAt: new Date(),
-          })
-          .where(eq(scraperRuns.id, id));
+        this.db.transaction(async (tx) => {
+          await tx
+            .update(scraperRuns)
+            .set({
+              status,
+              counts: result.counts,
+              summary: result.summary ?? result.counts,
+              error,
+              finishedAt: new Date(),
+              heartbeatAt: new Date(),
+            })
+            .where(eq(scraperRuns.id, id));
+          await tx.execute(sql`select pg_notify(${RUN_FINISHED_CHANNEL}, ${id})`);
+        });
       try {
         await write(result.error === null ? null : this.clean(result.error));
       } catch {
