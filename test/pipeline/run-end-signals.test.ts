@@ -32,7 +32,7 @@ describe.each(dbKinds())('word of a run written elsewhere (%s)', (kind) => {
     cleanups.push(() => waiters.close());
     const runs = new DrizzleRunRepository(database.db);
     const mine = await runs.create({ trigger: 'cli', correlationId: 'mine' });
-    const other = await runs.create({ trigger: 'cli', correlationId: 'other', kind: 'metric_refresh' });
+    const other = await runs.create({ trigger: 'cli', correlationId: 'other', kind: 'metrics' });
 
     const watch = waiters.watch(mine.id);
     cleanups.push(async () => watch.stop());

@@ -10,6 +10,7 @@ import type {
 } from '../../../application/tags/tags.ports.js';
 import type { Embedding, Suggestion, SuggestionStatus, Tag, TagGroup } from '../../../domain/tags.js';
 import { rowsOf, type Db } from '../client.js';
+import { StatementBatch } from '../statement-batch.js';
 import {
   articleTags,
   tagGroups,
@@ -365,8 +366,62 @@ export class DrizzleTagRepository implements TagRepository {
   }
 }
 
+/**
+ * The tag store outside transactions. The two calls every analysed article makes (its tags' ids by
+ * name, then its links) are joined across the pipeline's flows in flight (StatementBatch): one
+ * statement for a batch of articles instead of two per article.
+ */
 export class DrizzleTagStore extends DrizzleTagRepository implements TagStore {
+  private readonly lookups = new StatementBatch<{ topicId: string; names: string[] }, TagIdRow[]>(
+    (items) => this.tagIdsOfMany(items),
+    (item) => super.tagIds(item.topicId, item.names),
+  );
+  private readonly links = new StatementBatch<{ articleId: string; tagIds: string[] }, void>(
+    async (items) => {
+      await this.insertLinks(
+        items.flatMap((i) => i.tagIds.map((tagId) => ({ articleId: i.articleId, tagId }))),
+      );
+      return items.map(() => undefined);
+    },
+    (item) => super.linkArticle(item.articleId, item.tagIds),
+  );
+
   transaction<T>(fn: (repo: TagRepository) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => fn(new DrizzleTagRepository(tx as unknown as Db)));
   }
+
+  override tagIds(topicId: string, names: string[]): Promise<TagIdRow[]> {
+    return names.length ? this.lookups.run({ topicId, names }) : Promise.resolve([]);
+  }
+
+  override async linkArticle(articleId: string, tagIds: string[]): Promise<void> {
+    if (tagIds.length) await this.links.run({ articleId, tagIds });
+  }
+
+  /** the tags of several (topic, names) lookups in one statement, each answered in tagIds' order */
+  private async tagIdsOfMany(items: { topicId: string; names: string[] }[]): Promise<TagIdRow[][]> {
+    const pairs = items.flatMap((i) => i.names.map((name) => [i.topicId, name] as const));
+    const rows = rowsOf<TagIdRow & { topicId: string }>(
+      await this.db.execute(sql`
+        select t.id::text as id, t.name, t.topic_id::text as "topicId" from ${tags} t
+        where (t.topic_id, t.name) in (
+          select * from unnest(${sql.param(pairs.map(([t]) => t))}::uuid[], ${sql.param(pairs.map(([, n]) => n))}::text[]))
+        order by t.created_at, t.id`),
+    );
+    return items.map((i) => {
+      const wanted = new Set(i.names);
+      return rows
+        .filter((r) => r.topicId === i.topicId && wanted.has(r.name))
+        .map((r) => ({ id: r.id, name: r.name }));
+    });
+  }
+
+  private async insertLinks(rows: { articleId: string; tagId: string }[]): Promise<void> {
+    await this.db.insert(articleTags).values(rows).onConflictDoNothing();
+  }
+}
+
+interface TagIdRow {
+  id: string;
+  name: string;
 }
