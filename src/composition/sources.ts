@@ -7,6 +7,7 @@ import { OutboundGuard } from '../infrastructure/http/outbound-guard.js';
 import { AppError } from '../domain/errors.js';
 import type { CatalogService } from '../application/catalog/catalog.service.js';
 import type { ScraperService } from '../application/pipeline/scraper.service.js';
+import type { StartRun } from '../application/catalog/sources.ports.js';
 import type { AreaWiring, WiringContext } from './context.js';
 
 /**
@@ -21,7 +22,7 @@ export const wireSources = (
   const http = new HttpFetcher({}, new OutboundGuard(ctx.config.fetch.allowedHosts));
   ctx.onClose(() => http.close());
   const logger = ctx.logger.child({ area: 'sources' });
-  const startRun = (scope: Parameters<ScraperService['start']>[1]) => scraper.start('admin', scope);
+  const startRun: StartRun = (scope, firstRead) => scraper.start(firstRead ? 'source_added' : 'admin', scope);
   const firstFetches = new FirstFetchJobs({
     queue: ctx.queue,
     startRun,

@@ -14,7 +14,8 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 /** a run in one of these states is still under way (or was, when its process died) */
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running'];
 
-export const RUN_TRIGGERS = ['cron', 'admin', 'cli'] as const;
+/** `source_added`: the first read of a source, started (or queued) when an admin added it */
+export const RUN_TRIGGERS = ['cron', 'admin', 'cli', 'source_added'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 /** One item that failed in a run: which source, article or topic, and why. */

@@ -334,6 +334,8 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
     expect(runId).toEqual(expect.any(String));
     const run = await waitForRun(t.app, admin, runId!);
     expect(run.status).toBe('completed');
+    // the Jobs page says what started it: the source being added, not an admin's "Fetch now"
+    expect(run.trigger).toBe('source_added');
     const row = (await t.app.inject({ url: '/admin/sources', headers: admin }))
       .json<SourceBody[]>()
       .find((x) => x.id === fresh.json<SourceBody>().id)!;
@@ -384,6 +386,10 @@ describe.each(dbKinds())('admin sources: check, preview, discovery, history (%s)
         )
         .toBe(200);
       await expect.poll(() => queuedFirstFetches(queued.json<SourceBody>().id)).toBe(0);
+      const queuedRun = (await t.app.inject({ url: '/admin/sources', headers: admin }))
+        .json<SourceBody[]>()
+        .find((x) => x.id === queued.json<SourceBody>().id)!.last_fetch!.run_id!;
+      expect((await waitForRun(t.app, admin, queuedRun)).trigger).toBe('source_added');
     } finally {
       release();
       held = null;

@@ -81,7 +81,7 @@ export class FirstFetchJobs {
       const source = await this.d.sources.find(sourceId);
       // read meanwhile (a scheduled run, "Fetch now"), disabled or deleted: nothing left to do
       if (!source?.enabled || source.last_fetched_at !== null) return { status: 'completed' };
-      const { run_id } = await this.d.startRun({ kind: 'source', sourceId });
+      const { run_id } = await this.d.startRun({ kind: 'source', sourceId }, true);
       this.d.logger.info({ event: 'sources.first_fetch_started', source_id: sourceId, run_id });
       return { status: 'completed' };
     } catch (err) {

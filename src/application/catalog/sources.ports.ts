@@ -45,5 +45,8 @@ export interface SourceFetchHistory {
   latest(sourceIds: string[]): Promise<Map<string, SourceFetch>>;
 }
 
-/** Starts a scraper run over some sources (202 {run_id}); 409 while one is under way. */
-export type StartRun = (scope: RunScope) => Promise<{ run_id: string }>;
+/**
+ * Starts a scraper run over some sources (202 {run_id}); 409 while one is under way. `firstRead`:
+ * the run is a new source's first read (its trigger says so), not an admin's "Fetch now".
+ */
+export type StartRun = (scope: RunScope, firstRead?: boolean) => Promise<{ run_id: string }>;

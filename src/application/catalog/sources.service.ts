@@ -185,7 +185,7 @@ export class SourcesService {
    */
   private async startFirstFetch(id: string): Promise<string | null> {
     try {
-      return (await this.startRun({ kind: 'source', sourceId: id })).run_id;
+      return (await this.startRun({ kind: 'source', sourceId: id }, true)).run_id;
     } catch {
       // a run under way (409) or a start that failed: the job tries again. The source is saved
       // whatever happens here; were the queue down too, the schedule reads it (never read: due)

@@ -930,7 +930,7 @@ export interface paths {
                 summary: {
                   [key: string]: string | number | null;
                 };
-                trigger: 'cron' | 'admin' | 'cli';
+                trigger: 'cron' | 'admin' | 'cli' | 'source_added';
               }[];
               limit: number;
               offset: number;
@@ -1042,7 +1042,7 @@ export interface paths {
               summary: {
                 [key: string]: string | number | null;
               };
-              trigger: 'cron' | 'admin' | 'cli';
+              trigger: 'cron' | 'admin' | 'cli' | 'source_added';
             };
           };
         };

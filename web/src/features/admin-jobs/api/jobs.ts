@@ -11,7 +11,8 @@ export interface RunSummary {
   id: string;
   kind: RunKind;
   status: RunStatus;
-  trigger: 'cron' | 'admin' | 'cli';
+  /** who or what started it (`source_added`: a new source's first read) */
+  trigger: ApiResponse<'/admin/runs/{id}'>['trigger'];
   started_at: string;
   finished_at: string | null;
   progress: { done: number; total: number };
