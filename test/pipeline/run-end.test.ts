@@ -129,11 +129,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two workers finishing a run at th
     expect(translatedBy(a.lines)).toBeGreaterThan(0);
     expect(translatedBy(b.lines)).toBeGreaterThan(0);
     expect(translatedBy(a.lines) + translatedBy(b.lines)).toBe(N);
-    // and exactly one of them ended it
-    const ended = [...a.lines, ...b.lines].filter(
-      (l) => l.event === 'scraper.run.completed' && l.run_id === run.id,
-    );
-    expect(ended).toHaveLength(1);
+    // and exactly one of them ended it. The run's process hears of an end written by the other
+    // worker when that worker's transaction commits (NOTIFY), which may be before the other has
+    // logged it: the line is waited for, then counted
+    const ended = () =>
+      [...a.lines, ...b.lines].filter((l) => l.event === 'scraper.run.completed' && l.run_id === run.id);
+    await expect.poll(() => ended().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(ended()).toHaveLength(1);
     const pushed = [...a.lines, ...b.lines].filter(
       (l) => l.event === 'scraper.metrics.pushed' && l.run_id === run.id,
     );
