@@ -63,8 +63,6 @@ export default defineConfig({
                 name: 'browser',
                 include: ['test/browser/**/*.test.ts'],
                 exclude: ['node_modules', 'dist', 'web/**'],
-                // as in the default project: a worker loads the api, the web role and playwright once
-                isolate: false,
                 globalSetup: ['test/browser/helpers/global-setup.ts'],
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
