@@ -8,18 +8,6 @@ const withBrowser = existsSync('/usr/bin/chromium') || Boolean(process.env.CI);
 if (!withBrowser)
   console.warn('browser tests left out: /usr/bin/chromium is missing (apt-get install -y chromium)');
 
-/**
- * Files that measure the process they run in (memory, CPU time, the event loop's longest stall):
- * a worker that ran other files before them would lend them its heap and its leftovers
- */
-const ISOLATED = [
-  'test/soak/**/*.test.ts',
-  'test/pipeline/feeds-normalise.test.ts',
-  'test/pipeline/feeds-hostile.test.ts',
-  'test/pipeline/feeds-parse-pool.test.ts',
-  'test/db/pglite-turns.test.ts',
-];
-
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -30,24 +18,10 @@ export default defineConfig({
     env: { NODE_ENV: 'test' },
     projects: [
       {
-        // files run one after another in a reused worker that keeps its loaded modules (isolate:
-        // false): the app's module graph (fastify, drizzle, PGlite, OTel, ...) is loaded once per
-        // worker instead of once per file. Every file still builds its own app, database and
-        // cache; the source keeps no per-process state a file could leave behind for the next
         extends: true,
         test: {
           name: 'default',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**', ...ISOLATED],
-          isolate: false,
-        },
-      },
-      {
-        // files that measure their own process (RSS, CPU time, event-loop stalls) run in a fresh one
-        extends: true,
-        test: {
-          name: 'isolated',
-          include: ISOLATED,
           exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**'],
         },
       },
