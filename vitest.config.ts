@@ -8,6 +8,18 @@ const withBrowser = existsSync('/usr/bin/chromium') || Boolean(process.env.CI);
 if (!withBrowser)
   console.warn('browser tests left out: /usr/bin/chromium is missing (apt-get install -y chromium)');
 
+/**
+ * Files that measure the process they run in (its memory, CPU time or event-loop stalls) run in a
+ * fresh one: a worker that ran other files before them would lend them its heap and its leftovers
+ */
+const ISOLATED = [
+  'test/soak/**/*.test.ts',
+  'test/pipeline/feeds-normalise.test.ts',
+  'test/pipeline/feeds-hostile.test.ts',
+  'test/pipeline/feeds-parse-pool.test.ts',
+  'test/db/pglite-turns.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -19,10 +31,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // files run one after another in a reused worker that keeps its loaded modules (isolate:
+        // false): the app's module graph (fastify, drizzle, PGlite, OpenTelemetry, ...) is loaded
+        // once per worker instead of once per file. Every file still builds its own app, database
+        // and cache; the source keeps no per-process state a file could leave for the next one
         test: {
           name: 'default',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**'],
+          exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**', ...ISOLATED],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          exclude: ['node_modules', 'dist', 'web/**'],
         },
       },
       ...(withBrowser
@@ -37,6 +62,8 @@ export default defineConfig({
                 name: 'browser',
                 include: ['test/browser/**/*.test.ts'],
                 exclude: ['node_modules', 'dist', 'web/**'],
+                // as in the default project: a worker loads the api, the web role and playwright once
+                isolate: false,
                 globalSetup: ['test/browser/helpers/global-setup.ts'],
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
