@@ -5,6 +5,7 @@
  * routes; data goes in through SQL on the documented tables.
  */
 import { createScratchDatabase } from '../support/scratch-database.js';
+import { median } from '../rounds.js';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -122,11 +123,13 @@ export function percentile(xs: readonly number[], p: number): number {
 
 export const round2 = (x: number) => Number(x.toFixed(2));
 
-/** median and min–max of the rounds' figures, for the JSON line */
+/**
+ * median and min–max of some rounds' figures, for a result's notes (the figure a budget judges
+ * states its rounds with bench/rounds.ts `roundsOf`)
+ */
 export function overRounds(figures: readonly number[]) {
-  const median = percentile(figures, 50);
   return {
-    median: round2(median),
+    median: round2(median(figures)),
     spread: `${round2(Math.min(...figures))}–${round2(Math.max(...figures))}`,
     rounds: figures.map(round2),
   };

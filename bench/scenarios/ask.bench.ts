@@ -9,8 +9,12 @@
  * the passages retrieved for the question (0; measured with a peer that adds a sentence citing an
  * unlisted number to every answer). The extractive answer (no provider) is measured too, as notes.
  *
+ * The quality figures are counts over the fixed evaluation set with a deterministic model: asked
+ * again they give the same count, so they are one round each (bench/types.ts `Rounds`).
+ *
  * ask.latency: POST /ask p95 < 10 s at 1M articles on PostgreSQL with a model that takes 1 second
- * per answer (the bench's large seed of synthetic articles, plus the evaluation set).
+ * per answer (the bench's large seed of synthetic articles, plus the evaluation set); the figure is
+ * the median of the rounds' p95 (each round asks every question once).
  */
 import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
@@ -18,7 +22,6 @@ import { createParser } from 'eventsource-parser';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
 import {
   loadNote,
-  overRounds,
   percentile,
   round2,
   scratchDatabase,
@@ -26,6 +29,7 @@ import {
   type Service,
 } from '../perf/perf-support.js';
 import { generateArticles, makeTopics } from '../articles/bench-db.js';
+import { notRun, once, roundsOf } from '../rounds.js';
 import { evalQuestions, loadEvalCorpus, type EvalQuestion } from '../support/ask-corpus.js';
 import { openDatabase, type Database, seedDatabase } from '../../src/composition/bench-entry.js';
 import { OpenAiPeer } from '../../test/peers/openai-peer.js';
@@ -199,6 +203,8 @@ async function quality(): Promise<BenchResult[]> {
     honest.chat = passageModel({ stray: true });
     const stray = await askAll(service.base, token, questions, ids);
     const share = model.right / model.answerable;
+    const right = pct(model.right, model.answerable);
+    const outside = model.outside + stray.outside + extractive.outside;
     const notes =
       `${questions.length} questions over 65 articles; zh-TW right ${model.zhRight}/${model.zh}; ` +
       `answerable that abstained ${model.wrongAbstain}; with a stray citation in every answer: right ${pct(stray.right, stray.answerable)} %, ` +
@@ -207,9 +213,10 @@ async function quality(): Promise<BenchResult[]> {
     return [
       {
         scenario: 'ask.quality: right article cited',
-        figure: pct(model.right, model.answerable),
+        figure: right,
         unit: `% of ${model.answerable} answerable questions`,
         budget: `>= ${RIGHT_ARTICLE_MIN * 100} %`,
+        rounds: once(right),
         pass: share >= RIGHT_ARTICLE_MIN,
         notes,
       },
@@ -218,14 +225,16 @@ async function quality(): Promise<BenchResult[]> {
         figure: model.abstained,
         unit: `of ${model.unanswerable}`,
         budget: `>= ${ABSTAIN_MIN} of 10`,
+        rounds: once(model.abstained),
         pass: model.abstained >= ABSTAIN_MIN,
       },
       {
         scenario: 'ask.quality: citations outside the retrieved passages',
-        figure: model.outside + stray.outside + extractive.outside,
+        figure: outside,
         unit: 'citations',
         budget: '0 (honest model, stray-citing model and extractive answers together)',
-        pass: model.outside + stray.outside + extractive.outside === 0,
+        rounds: once(outside),
+        pass: outside === 0,
       },
     ];
   } finally {
@@ -243,6 +252,7 @@ async function latency(ctx: BenchContext): Promise<BenchResult[]> {
         figure: NaN,
         unit: '',
         budget: 'runs',
+        rounds: notRun(),
         pass: false,
         notes: 'skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL',
       },
@@ -274,15 +284,16 @@ async function latency(ctx: BenchContext): Promise<BenchResult[]> {
       p95s.push(percentile(times, 95));
       all.push(...times);
     }
-    const o = overRounds(p95s);
+    const o = roundsOf(p95s, 'figure');
     return [
       {
         scenario: `ask.latency (PostgreSQL, ${size + ids.size} articles, ${MODEL_DELAY_MS} ms model)`,
         figure: o.median,
-        unit: 'ms p95 (median of rounds)',
+        unit: 'ms p95',
         budget: `p95 < ${P95_MAX_MS} ms`,
+        rounds: o,
         pass: o.median < P95_MAX_MS,
-        notes: `rounds ${rounds}×${questions.length} questions, p95 spread ${o.spread} ms, p50 ${round2(percentile(all, 50))} ms, max ${round2(Math.max(...all))} ms; build ${build} s; ${await loadNote()}`,
+        notes: `rounds ${rounds}×${questions.length} questions, p95 spread ${o.min}–${o.max} ms, p50 ${round2(percentile(all, 50))} ms, max ${round2(Math.max(...all))} ms; build ${build} s; ${await loadNote()}`,
       },
     ];
   } finally {

@@ -6,6 +6,11 @@
  * /admin/monitoring, from `goto` until every panel of the Operations tab reports data
  * (`data-state="ok"`), each in a fresh browser context, so the lazy chunk and the panel catalog are
  * fetched again. The first navigation (cold server paths) is reported apart in the notes.
+ *
+ * Rounds (bench/types.ts `Rounds`): the warm navigations are the rounds, and since the budget holds
+ * for every navigation, it is judged on the worst of them (`judged: 'max'`: the figure is the
+ * rounds' max, not their median, which the notes and the table give beside it); the cold first
+ * navigation must be within the budget too.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Scenario } from '../types.js';
+import { roundsOf } from '../rounds.js';
 import { monitorEnv, storePeer } from '../../test/peers/monitoring-store-peer.js';
 
 const BUDGET_MS = 1000;
@@ -107,16 +113,16 @@ export const scenarios: Scenario[] = [
         await store.peer.stop();
       }
       const [first, ...rest] = times;
-      const worst = Math.max(...rest);
-      const median = [...rest].sort((a, b) => a - b)[Math.floor(rest.length / 2)]!;
+      const o = roundsOf(rest, 'figure', 0, 'max');
       return [
         {
           scenario: 'dashboard',
-          figure: Math.round(worst),
+          figure: o.max,
           unit: 'ms',
           budget: `every panel filled <= ${BUDGET_MS} ms after navigation (${UPSTREAM_MS} ms upstream)`,
-          pass: worst <= BUDGET_MS && first! <= BUDGET_MS,
-          notes: `${panels} Operations panels, npm start roles on PGlite; worst of ${rest.length} navigations ${Math.round(worst)} ms, median ${Math.round(median)} ms; first (cold) navigation ${Math.round(first!)} ms`,
+          rounds: o,
+          pass: o.max <= BUDGET_MS && first! <= BUDGET_MS,
+          notes: `${panels} Operations panels, npm start roles on PGlite; worst of ${o.n} navigations ${o.max} ms, median ${o.median} ms; first (cold) navigation ${Math.round(first!)} ms`,
         },
       ];
     },

@@ -1,9 +1,12 @@
 /**
  * Monitoring batch budget (docs/performance.md): a batch of 12 queries against a 150 ms upstream takes at
- * most 1.15x the time of one query through the same proxy — the queries run concurrently.
+ * most 1.15x the time of one query through the same proxy — the queries run concurrently. Each
+ * round sends one query, then one batch (after an untimed first round); the ratio is the median of the rounds' own ratios
+ * (bench/types.ts `Rounds`), the figure and floor the medians of the batches and of the single queries.
  */
 import { pino } from 'pino';
 import type { Scenario } from '../types.js';
+import { median, roundsOf } from '../rounds.js';
 import {
   loadConfig,
   createContainer,
@@ -12,8 +15,6 @@ import {
   ScryptHasher,
 } from '../../src/composition/bench-entry.js';
 import { MonitorStorePeer, monitorEnv } from '../../test/peers/monitor-peers.js';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export const scenarios: Scenario[] = [
   {
@@ -52,13 +53,14 @@ export const scenarios: Scenario[] = [
         const rounds = ctx.quick ? 5 : 15;
         const one: number[] = [];
         const twelve: number[] = [];
-        for (let r = 0; r < rounds; r++) {
+        // round -1 warms up, untimed: the first request of a process pays for its cold paths
+        for (let r = -1; r < rounds; r++) {
           let t = performance.now();
           const single = await app.inject({
             url: `/monitor/logs?query=${encodeURIComponent(query(r))}&start=1&end=2&step=60`,
             headers,
           });
-          one.push(performance.now() - t);
+          if (r >= 0) one.push(performance.now() - t);
           if (single.statusCode !== 200) throw new Error(`single query answered ${single.statusCode}`);
           t = performance.now();
           const batch = await app.inject({
@@ -75,7 +77,7 @@ export const scenarios: Scenario[] = [
               })),
             },
           });
-          twelve.push(performance.now() - t);
+          if (r >= 0) twelve.push(performance.now() - t);
           const ok = (batch.json() as { results: { status: string }[] }).results.filter(
             (x) => x.status === 'ok',
           ).length;
@@ -83,17 +85,22 @@ export const scenarios: Scenario[] = [
         }
         const floor = median(one);
         const figure = median(twelve);
-        const ratio = figure / floor;
+        const ratio = roundsOf(
+          twelve.map((t, r) => t / one[r]!),
+          'ratio',
+          3,
+        );
         return [
           {
             scenario: 'monitor.batch of 12 vs one query (150 ms upstream)',
             figure: Math.round(figure),
             unit: 'ms (median)',
             floor: Math.round(floor),
-            ratio: Number(ratio.toFixed(3)),
+            ratio: ratio.median,
             budget: 'ratio <= 1.15',
-            pass: ratio <= 1.15,
-            notes: `${rounds} rounds; loopback Loki-speaking peer answering after 150 ms`,
+            rounds: ratio,
+            pass: ratio.median <= 1.15,
+            notes: `${rounds} rounds, the median of their ratios; the ratio of the medians ${(figure / floor).toFixed(3)}; loopback Loki-speaking peer answering after 150 ms`,
           },
         ];
       } finally {

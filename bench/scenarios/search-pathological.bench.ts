@@ -3,21 +3,14 @@
  * words, 200-character queries of words, of two-letter words, of websearch operators and of CJK
  * text — p99 <= 100 ms on PostgreSQL at 1M articles; and `/health` p99 <= 50 ms on PGlite
  * (3,000 articles of ~12 KB) while three clients send them without pause. Each figure is the
- * median of the rounds' p99, with the rounds' spread. See docs/performance.md.
+ * median of the rounds' p99, with the rounds' spread (bench/types.ts `Rounds`). See docs/performance.md.
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
 import { openDatabase, seedDatabase } from '../../src/composition/bench-entry.js';
 import { CJK_WORDS, VOCABULARY, generateReaderArticles } from '../articles/reader-data.js';
-import {
-  client,
-  loadNote,
-  overRounds,
-  percentile,
-  round2,
-  scratchDatabase,
-  startService,
-} from '../perf/perf-support.js';
+import { notRun, roundsOf } from '../rounds.js';
+import { client, loadNote, percentile, round2, scratchDatabase, startService } from '../perf/perf-support.js';
 
 const SEARCH_P99_MS = 100;
 const HEALTH_P99_MS = 50;
@@ -94,14 +87,15 @@ async function onPostgres(ctx: BenchContext): Promise<BenchResult[]> {
         p99s.push(percentile(times, 99));
         all.push(...times);
       }
-      const o = overRounds(p99s);
+      const o = roundsOf(p99s, 'figure');
       results.push({
         scenario: `search.pathological ${label} (PostgreSQL, ${size} articles)`,
         figure: o.median,
-        unit: 'ms p99 (median of rounds)',
+        unit: 'ms p99',
         budget: `p99 <= ${SEARCH_P99_MS} ms`,
+        rounds: o,
         pass: o.median <= SEARCH_P99_MS,
-        notes: `q=${q.slice(0, 60)}${q.length > 60 ? '…' : ''} (${q.length} chars); rounds ${rounds}×${perRound}, p99 spread ${o.spread} ms, p50 ${round2(percentile(all, 50))} ms; build ${build} s; ${await loadNote()}`,
+        notes: `q=${q.slice(0, 60)}${q.length > 60 ? '…' : ''} (${q.length} chars); rounds ${rounds}×${perRound}, p99 spread ${o.min}–${o.max} ms, p50 ${round2(percentile(all, 50))} ms; build ${build} s; ${await loadNote()}`,
       });
     }
     return results;
@@ -160,14 +154,15 @@ async function onPglite(ctx: BenchContext): Promise<BenchResult> {
       await Promise.all(loops);
       healthP99.push(percentile(probes, 99));
     }
-    const o = overRounds(healthP99);
+    const o = roundsOf(healthP99, 'figure');
     return {
       scenario: `search.pathological /health while searching (PGlite, ${n} articles of ~12 KB)`,
       figure: o.median,
-      unit: 'ms p99 (median of rounds)',
+      unit: 'ms p99',
       budget: `p99 <= ${HEALTH_P99_MS} ms`,
+      rounds: o,
       pass: o.median <= HEALTH_P99_MS,
-      notes: `three clients sending the ${queries.length} pathological queries without pause, /health every 20 ms; rounds ${rounds}×${roundMs / 1000} s, p99 spread ${o.spread} ms; the searches themselves p50 ${round2(percentile(searchTimes, 50))} / p99 ${round2(percentile(searchTimes, 99))} ms (${searchTimes.length}); ${await loadNote()}`,
+      notes: `three clients sending the ${queries.length} pathological queries without pause, /health every 20 ms; rounds ${rounds}×${roundMs / 1000} s, p99 spread ${o.min}–${o.max} ms; the searches themselves p50 ${round2(percentile(searchTimes, 50))} / p99 ${round2(percentile(searchTimes, 99))} ms (${searchTimes.length}); ${await loadNote()}`,
     };
   } finally {
     health.close();
@@ -186,6 +181,7 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
       figure: NaN,
       unit: '',
       budget: 'runs',
+      rounds: notRun(),
       pass: false,
       notes: 'skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL',
     });

@@ -3,7 +3,7 @@
  * (10 topics of 100k; each topic's 5,000 newest carry a stored 384-wide vector). Each round asks
  * for 200 articles it has not asked for before, so every answer is computed (the topic's window
  * is kept between calls; the first call of each topic reads it, reported apart). The figure is
- * the median of the rounds' p99, with their spread.
+ * the median of the rounds' p99, with their spread (bench/types.ts `Rounds`).
  */
 import { sql } from 'drizzle-orm';
 import type { BenchContext, BenchResult, Scenario } from '../types.js';
@@ -18,6 +18,7 @@ import {
   type Service,
 } from '../perf/perf-support.js';
 import type { Db } from '../../src/composition/bench-entry.js';
+import { notRun, roundsOf } from '../rounds.js';
 
 const SIMILAR_P99_MS = 30;
 const TOPICS = 10;
@@ -32,6 +33,7 @@ async function run(ctx: BenchContext): Promise<BenchResult[]> {
         figure: NaN,
         unit: '',
         budget: 'runs',
+        rounds: notRun(),
         pass: false,
         notes: 'skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL',
       },
@@ -121,16 +123,17 @@ export async function measureSimilar(
     const again: number[] = [];
     for (const id of windowIds.slice(0, perRound))
       again.push(await c.get(service.base, `/articles/${id}/similar`));
-    const o = overRounds(p99s);
+    const o = roundsOf(p99s, 'figure');
     const first = overRounds(firstOfTopic);
     return [
       {
         scenario: `similar (PostgreSQL, ${size} articles)`,
         figure: o.median,
-        unit: 'ms p99 (median of rounds)',
+        unit: 'ms p99',
         budget: `p99 <= ${SIMILAR_P99_MS} ms`,
+        rounds: o,
         pass: o.median <= SIMILAR_P99_MS,
-        notes: `rounds ${rounds}×${perRound} articles asked for the first time, p99 spread ${o.spread} ms, p50 ${round2(percentile(all, 50))} ms; answers kept: p50 ${round2(percentile(again, 50))} / p99 ${round2(percentile(again, 99))} ms; a topic's first call (reads its ${WINDOW} vectors) median ${first.median} ms, spread ${first.spread} ms; build ${build} s; ${await loadNote()}`,
+        notes: `rounds ${rounds}×${perRound} articles asked for the first time, p99 spread ${o.min}–${o.max} ms, p50 ${round2(percentile(all, 50))} ms; answers kept: p50 ${round2(percentile(again, 50))} / p99 ${round2(percentile(again, 99))} ms; a topic's first call (reads its ${WINDOW} vectors) median ${first.median} ms, spread ${first.spread} ms; build ${build} s; ${await loadNote()}`,
       },
     ];
   } finally {
