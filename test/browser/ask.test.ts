@@ -194,9 +194,10 @@ describe.sequential('asking the articles, in Chromium', () => {
     await page.goto('/articles');
     await page.getByLabel('Language').selectOption('zh-TW');
     await page.goto(`/articles?topic=${topicId}`);
-    expect(await page.getByTestId('ask-box').locator('label').innerText()).toBe(
-      `向「${topicName}」的文章提問`,
-    );
+    // the label names the topic once the topics have loaded (the generic label until then)
+    await expect
+      .poll(() => page.getByTestId('ask-box').locator('label').innerText())
+      .toBe(`向「${topicName}」的文章提問`);
     await viewShot(page, 'ask-box-list-zh-TW');
     await askFromList(page, WHALE_ZH);
     await expect.poll(() => main(page).getByTestId('ask-answer').count(), { timeout: 20_000 }).toBe(1);
