@@ -1,10 +1,13 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { ROOT, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
 /**
  * Pages whose code loads on first visit: the code is requested while the session is still being
- * checked (not after), and a page whose code cannot be loaded says so and offers to reload, where
- * the whole app used to go blank.
+ * checked (not after), the monitoring dashboard's panel catalog while its code is still loading,
+ * and a page whose code cannot be loaded says so and offers to reload, where the whole app used to
+ * go blank.
  */
 let env: BrowserEnv;
 
@@ -53,5 +56,52 @@ describe('pages loaded on first visit', () => {
     await alert.getByRole('button', { name: '重新載入' }).click();
     await expect.poll(() => page.locator('h1').innerText()).toBe('設定');
     await context.close();
+  });
+
+  it("asks for the dashboard's panel catalog once, while the dashboard's code is still loading, and only for an admin", async () => {
+    const dist = join(ROOT, 'web', 'dist');
+    // the dashboard's own chunk: the file with its panels' markup that this build's entry imports
+    // (earlier builds' chunks stay for pages still open on them)
+    const entry = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(dist, 'index.html'), 'utf8'))![1]!;
+    const entryCode = readFileSync(join(dist, 'assets', entry), 'utf8');
+    const chunk = readdirSync(join(dist, 'assets')).find(
+      (f) =>
+        f.endsWith('.js') &&
+        entryCode.includes(f) &&
+        readFileSync(join(dist, 'assets', f), 'utf8').includes('data-panel'),
+    );
+    expect(chunk).toBeDefined();
+    const watch = async (as: 'user' | 'admin') => {
+      const { page, context } = await env.newContext({ as });
+      const seen: string[] = [];
+      // the chunk is held back for a second: a catalog asked for by the rendered page would come after it
+      await context.route(`**/assets/${chunk}`, async (route) => {
+        await new Promise((r) => setTimeout(r, 1_000));
+        seen.push('code released');
+        await route.continue();
+      });
+      page.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path === '/api/proxy/monitor/panels') seen.push('catalog requested');
+        if (path === '/api/proxy/auth/registration') seen.push('registration requested');
+      });
+      await page.goto('/admin/monitoring?tab=service');
+      return { page, context, seen };
+    };
+
+    const admin = await watch('admin');
+    await expect.poll(() => admin.page.locator('[data-panel]').count()).toBeGreaterThan(0);
+    expect(admin.seen.filter((s) => s === 'catalog requested')).toHaveLength(1);
+    expect(admin.seen.indexOf('catalog requested')).toBeLessThan(admin.seen.indexOf('code released'));
+    // the sign-up link is for guests: a signed-in page does not ask whether sign-up is open
+    expect(admin.seen).not.toContain('registration requested');
+    await admin.context.close();
+
+    // a reader is refused the page, and nothing is asked of the monitoring API on their behalf
+    const reader = await watch('user');
+    await expect.poll(() => reader.page.locator('h1').innerText()).not.toBe('');
+    await reader.page.waitForTimeout(300);
+    expect(reader.seen).not.toContain('catalog requested');
+    await reader.context.close();
   });
 });

@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './lib/api-client';
 import { I18nProvider } from './lib/i18n';
-import { App } from './app/app';
+import { App, preload } from './app/app';
+import { sessionQuery } from './lib/session';
 import './app/styles.css';
 
 const queryClient = new QueryClient({
@@ -18,6 +19,10 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// asked for before the first render, which would otherwise start them only once it has committed
+void queryClient.prefetchQuery(sessionQuery);
+preload(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { onUnauthorized } from '../lib/api-client';
-import { sessionKey } from '../lib/session';
+import { sessionKey, sessionQuery } from '../lib/session';
+import { dashboardFilter, requestCatalogEarly } from '../features/monitoring/api/early-catalog';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { Layout } from './layout';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
@@ -27,6 +28,8 @@ const UsersAdminPage = lazyPage(() => import('../features/admin-users/components
 const ForgotPasswordPage = lazyPage(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/components/reset-password-page'));
 
+const MONITORING = /^\/admin\/monitoring\/?$/;
+
 /** the lazily loaded page of each path: its code is requested as soon as the path is known */
 const PAGES: [RegExp, LazyPage][] = [
   [/^\/articles\/[^/]+\/?$/, ArticleDetailPage],
@@ -43,8 +46,29 @@ const PAGES: [RegExp, LazyPage][] = [
   [/^\/admin\/jobs\/?$/, JobsAdminPage],
   [/^\/admin\/works\/?$/, WorksAdminPage],
   [/^\/admin\/users\/?$/, UsersAdminPage],
-  [/^\/admin\/monitoring\/?$/, MonitoringPage],
+  [MONITORING, MonitoringPage],
 ];
+
+/**
+ * Starts what the page at this address needs before it renders: its code, and for an admin opening
+ * the monitoring dashboard the panel catalog, so neither waits for the other nor for the first
+ * render. Called before the app's first render (main.tsx) and on every navigation.
+ */
+export function preload(qc: QueryClient, at: { pathname: string; search: string }): void {
+  // a failure shows on the page itself, which loads again when it renders
+  PAGES.find(([path]) => path.test(at.pathname))?.[1]
+    .load()
+    .catch(() => undefined);
+  if (MONITORING.test(at.pathname))
+    qc.ensureQueryData(sessionQuery).then(
+      (user) => {
+        if (user?.role !== 'admin') return;
+        const { range, env } = dashboardFilter(new URLSearchParams(at.search));
+        requestCatalogEarly(range, env);
+      },
+      () => undefined,
+    );
+}
 
 export function App() {
   const navigate = useNavigate();
@@ -59,12 +83,11 @@ export function App() {
     });
   }, [navigate, location, qc]);
 
+  const { pathname, search } = location;
   useEffect(() => {
-    // a failure shows on the page itself, which loads again when it renders
-    PAGES.find(([path]) => path.test(location.pathname))?.[1]
-      .load()
-      .catch(() => undefined);
-  }, [location.pathname]);
+    preload(qc, { pathname, search });
+    // on arriving at a page only: a filter changed on the page is the page's own to fetch
+  }, [pathname, qc]);
 
   return (
     <Routes>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import { Keyboard, Menu, Newspaper, X } from 'lucide-react';
 import { LOCALES, useI18n, type Locale } from '../lib/i18n';
 import { useSession, useSessionActions } from '../lib/session';
@@ -8,7 +9,7 @@ import { useHotkeys } from '../lib/keyboard';
 import { listHref } from '../features/articles/model/list-state';
 import { HelpOverlay } from './help-overlay';
 import { TopicNav } from './topic-nav';
-import { useRegistration } from '../features/auth/api/get-registration';
+import { registrationQuery } from '../features/auth/api/get-registration';
 import './reader.css';
 
 const ADMIN_LINKS: { to: string; label: MessageName }[] = [
@@ -23,7 +24,7 @@ const ADMIN_LINKS: { to: string; label: MessageName }[] = [
 
 export function Layout() {
   const { t, locale, setLocale } = useI18n();
-  const { user, isAdmin } = useSession();
+  const { user, isAdmin, isLoading: sessionLoading } = useSession();
   const { logout } = useSessionActions();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -33,8 +34,10 @@ export function Layout() {
   const close = () => setOpen(false);
   const readerPage =
     pathname.startsWith('/articles') || pathname.startsWith('/reports') || pathname === '/ask';
-  // REGISTRATION=closed: no sign-up link (the sign-up page says it is closed)
-  const signUpOpen = useRegistration().data?.registration !== 'closed';
+  // REGISTRATION=closed: no sign-up link (the sign-up page says it is closed); only guests see it, so
+  // only they ask
+  const signUpOpen =
+    useQuery({ ...registrationQuery(), enabled: !sessionLoading && !user }).data?.registration !== 'closed';
 
   // shortcuts of every page; the list and the reader view add their own (j, k, o, f, m)
   useHotkeys({

@@ -15,9 +15,12 @@ async function fetchMe(): Promise<User | null> {
   }
 }
 
+/** the session's query: `useSession` reads it, and the app asks for it before its first render (main.tsx) */
+export const sessionQuery = { queryKey: sessionKey, queryFn: fetchMe, staleTime: 5 * 60_000, retry: false };
+
 /** The signed-in user, or null for a guest. */
 export function useSession() {
-  const q = useQuery({ queryKey: sessionKey, queryFn: fetchMe, staleTime: 5 * 60_000, retry: false });
+  const q = useQuery(sessionQuery);
   return { user: q.data ?? null, isLoading: q.isLoading, isAdmin: q.data?.role === 'admin' };
 }
 

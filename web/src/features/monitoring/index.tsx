@@ -2,7 +2,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import './monitoring.css';
 import { useDashboard } from './model/use-dashboard';
-import type { Environment, TabId, TimeRange } from './model/types';
+import type { TabId } from './model/types';
+import { ENVS, RANGES, dashboardFilter } from './api/early-catalog';
 import { PanelCard } from './components/panel-card';
 import { SetupCard } from './components/setup-card';
 import { SERVICE_DAYS, ServiceTab } from './components/service-tab';
@@ -13,8 +14,6 @@ import { monMessages } from './i18n/messages';
 type PageTab = TabId | 'service';
 /** the Service tab first: it reads the service's own database and works on every install */
 const TABS: PageTab[] = ['service', 'operations', 'logs', 'traces', 'metrics'];
-const RANGES: TimeRange[] = ['6h', '24h', '3d', '7d'];
-const ENVS: Environment[] = ['all', 'local', 'production'];
 /** the refresh picker: off, 30 s, 1 min, 5 min (seconds; 0 = off) */
 const INTERVALS = [0, 30, 60, 300] as const;
 
@@ -38,8 +37,7 @@ export default function MonitoringPage() {
   const requested = TABS.find((x) => x === params.get('tab'));
   const [fallback, setFallback] = useState<PageTab | null>(null);
   const tab: PageTab | null = requested ?? fallback;
-  const range = RANGES.find((r) => r === params.get('range')) ?? '24h';
-  const env = ENVS.find((e) => e === params.get('env')) ?? 'all';
+  const { range, env } = dashboardFilter(params);
   const interval = readInterval(params.get('interval'));
   const days = SERVICE_DAYS.find((d) => String(d) === params.get('days')) ?? 30;
   const set = (k: string, v: string) =>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/ui';
 import { getPanelData, getPanels, postBatch } from '../api/monitor';
+import { takeEarlyCatalog } from '../api/early-catalog';
 import { FormatError, queryWindow, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
 import {
   storeOf,
@@ -110,9 +111,14 @@ export function useDashboard(
   useEffect(() => {
     const ctrl = new AbortController();
     setCatalogError(null);
-    getPanels(range, env, ctrl.signal).then(
-      (c) => {
-        catalogAt.current = Date.now();
+    // requested while the page's code was loading (app.tsx), else now
+    const answer =
+      takeEarlyCatalog(range, env) ??
+      getPanels(range, env, ctrl.signal).then((catalog) => ({ catalog, at: Date.now() }));
+    answer.then(
+      ({ catalog: c, at }) => {
+        if (ctrl.signal.aborted) return;
+        catalogAt.current = at;
         setCatalog(c);
         // what the server says of each store holds for every tab, before any of them is queried
         if (c.stores) {
@@ -128,8 +134,7 @@ export function useDashboard(
         }
       },
       (e: unknown) => {
-        if ((e as Error).name !== 'AbortError')
-          setCatalogError(e instanceof ApiError ? errorMessage(e, '') : '');
+        if (!ctrl.signal.aborted) setCatalogError(e instanceof ApiError ? errorMessage(e, '') : '');
       },
     );
     return () => ctrl.abort();
