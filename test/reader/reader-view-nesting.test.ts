@@ -46,6 +46,28 @@ describe('nesting bound before sanitising (issue 24)', () => {
     expect(bounded.length).toBeLessThan(1_000);
   });
 
+  it('cuts a run of closing tags that close nothing, however long, and keeps the text between cuts', () => {
+    expect(boundNesting(`<b>x${'</i>'.repeat(1_000)}y</b>`)).toBe('<b>xy</b>');
+    expect(boundNesting('<div>a'.repeat(5), 2)).toBe('<div>a<div>aaaa');
+    expect(boundNesting(`<p>${'<i>a</u>'.repeat(4)}</p>`, 1)).toBe('<p>aaaa</p>');
+    // a closing tag matching an element deeper down closes everything above it, so it counts
+    expect(boundNesting('<i><b><u>x</i></b></u>')).toBe('<i><b><u>x</i>');
+  });
+
+  it('sees no tags where the tokenizer sees none: attribute values, comments, CDATA, raw text', () => {
+    const html =
+      '<a title="<div></b>" data-x=\'</i><p>\'>x</a><!-- <div></b> --><![CDATA[ <div></b> ]]>' +
+      '<style>p</b>{}</style><script>"<div>"</b></script><textarea></b><div></textarea>';
+    expect(boundNesting(html, 1)).toBe(html);
+  });
+
+  it('leaves an unterminated tag at the end as it is (the tokenizer reports no tag)', () => {
+    expect(boundNesting('<div><div x="</b>', 1)).toBe('<div><div x="</b>');
+    expect(boundNesting('<b>x</b', 1)).toBe('<b>x</b');
+    // a closing tag without its `>` is cut to the end
+    expect(boundNesting('<b>x</i ', 1)).toBe('<b>x');
+  });
+
   it('sanitises the reported item to at most the bounded depth, with its text', async () => {
     const out = await new SanitizeHtmlSanitizer().sanitize(NESTED, 'https://example.test/a');
     expect(out).toContain('deep text');
