@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -19,6 +20,29 @@ function depthOf(html: string): number {
     depth += m[1] ? -1 : 1;
     max = Math.max(max, depth);
   }
+  return max;
+}
+
+/** sanitize-html's own htmlparser2 (another major version than the project's) */
+const { Parser } = createRequire(createRequire(import.meta.url).resolve('sanitize-html'))('htmlparser2') as {
+  Parser: new (
+    cbs: { onopentagname(): void },
+    options: object,
+  ) => { readonly stack: string[]; end(html: string): void };
+};
+
+/** the deepest stack of open elements sanitize-html's parser holds while reading `html` */
+function parsedDepth(html: string): number {
+  let max = 0;
+  const parser = new Parser(
+    {
+      onopentagname: () => {
+        max = Math.max(max, parser.stack.length);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
   return max;
 }
 
@@ -66,6 +90,115 @@ describe('nesting bound before sanitising (issue 24)', () => {
     expect(boundNesting('<b>x</b', 1)).toBe('<b>x</b');
     // a closing tag without its `>` is cut to the end
     expect(boundNesting('<b>x</i ', 1)).toBe('<b>x');
+  });
+
+  it("leaves sanitize-html's parser no deeper than the bound, whatever the markup", () => {
+    // what the parser reads differently from a plain tokenizer: implied closes, foreign content
+    // (svg, math) and its integration points, name adjustments, raw-text and bogus-comment forms
+    const pieces = [
+      '<div>',
+      '</div>',
+      '<b>',
+      '</b>',
+      '<B >',
+      '<p>',
+      '</p>',
+      '<li>',
+      '<ul>',
+      '<td>',
+      '<tr>',
+      '<table>',
+      'x',
+      '<',
+      '<<',
+      '</',
+      '>',
+      '</ b>',
+      '<br>',
+      '</br>',
+      '<img>',
+      '<image>',
+      '</image>',
+      '<svg>',
+      '</svg>',
+      '<math>',
+      '</math>',
+      '<foreignObject>',
+      '</foreignObject>',
+      '<foreignobject>',
+      '<mi>',
+      '</mi>',
+      '<desc>',
+      '<title>',
+      '</title>',
+      '<style>',
+      '</style>',
+      '<script>',
+      '</script>',
+      '<script/>',
+      '<textarea>',
+      '</textarea>',
+      '<iframe>',
+      '</iframe>',
+      '<noembed>',
+      '<xmp>',
+      '<plaintext>',
+      '<!-- a --!>',
+      '<!--',
+      '-->',
+      '<!-->',
+      '<![CDATA[',
+      ']]>',
+      '<?x>',
+      '<!x>',
+      '<form>',
+      '</form>',
+      '<h1>',
+      '<h2>',
+      '<a>',
+      '</a>',
+      '<div/>',
+      '<a title="<b>">',
+      "<a t='</b>'>",
+      '&lt;',
+      '<dd>',
+      '<option>',
+      '<select>',
+      '<tbody>',
+      '<annotation-xml>',
+      '<altglyph>',
+      '</altGlyph>',
+    ];
+    let seed = 24;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const deeper: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      let html = '';
+      for (let j = 1 + next(100); j > 0; j--) html += pieces[next(pieces.length)];
+      const depth = 1 + next(5);
+      // one more for a raw-text element, which always opens and holds no tags
+      if (parsedDepth(boundNesting(html, depth)) > depth + 1) deeper.push(`${depth}: ${html}`);
+    }
+    expect(deeper.slice(0, 3)).toEqual([]);
+  });
+
+  it("bounds markup that a tokenizer other than the parser's, or a cut, would let through", async () => {
+    const deep = `${'<div>'.repeat(20_000)}deep text${'</b>'.repeat(24_000)}`;
+    for (const html of [
+      // htmlparser2 12 ends a comment at `--!>` (10 did not)
+      `<!-- a --!>${deep} -->`,
+      // a cut `<div>` would leave `<` then `div>`: a new tag
+      `${'<div>'.repeat(64)}${'<<div>div>'.repeat(20_000)}`,
+      // in foreign content <style> is no raw text: its tags open
+      `<svg><style>${deep}</style></svg>`,
+    ]) {
+      expect(parsedDepth(boundNesting(html))).toBeLessThanOrEqual(MAX_NESTING + 1);
+      const out = await new SanitizeHtmlSanitizer().sanitize(html, 'https://example.test/a');
+      expect(depthOf(out)).toBeLessThanOrEqual(MAX_NESTING);
+    }
   });
 
   it('sanitises the reported item to at most the bounded depth, with its text', async () => {
