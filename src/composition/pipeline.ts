@@ -61,6 +61,12 @@ export interface PipelineWiringOptions {
  */
 const EMBEDDED_KEY_CHUNK = 50;
 
+/**
+ * A run's skips written per statement on PGlite: 100 rows take about 2.5 ms of the loop, 500 (the
+ * PostgreSQL part) about 10 ms.
+ */
+const EMBEDDED_SKIP_CHUNK = 100;
+
 /** how often every unfinished article is given a job if it has none (besides at start) */
 const SWEEP_CRON = '*/10 * * * *';
 
@@ -97,7 +103,12 @@ export const wirePipeline = async (
   const articles = new DrizzleArticleStore(ctx.db, {
     keyChunk: ctx.database.kind === 'pglite' ? EMBEDDED_KEY_CHUNK : undefined,
   });
-  const runs = sendingRunFailures(new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config)), webhooks);
+  const runs = sendingRunFailures(
+    new DrizzleRunStore(ctx.db, configuredSecrets(ctx.config), {
+      skipChunk: ctx.database.kind === 'pglite' ? EMBEDDED_SKIP_CHUNK : undefined,
+    }),
+    webhooks,
+  );
   const http = new HttpFetcher(opts.fetch, new OutboundGuard(ctx.config.fetch.allowedHosts));
   ctx.onClose(() => http.close());
   // The built service parses feeds and pages in worker threads, started by the first parse. From

@@ -112,6 +112,20 @@ describe.each(dbKinds())('the pipeline store under bad values (%s)', (kind) => {
     ]);
   });
 
+  it('records every skip of a run written in several statements (PGlite writes 100 a statement)', async () => {
+    const run = await runs.create({ trigger: 'test', correlationId: 'c3' });
+    const skips = Array.from({ length: 7 }, (_, i) => ({
+      url: `https://x.example/copy-${i}`,
+      reason: 'title' as const,
+      duplicateOf: `https://x.example/kept-${i}`,
+    }));
+    await new DrizzleRunStore(database.db, [], { skipChunk: 3 }).recordSkips(run.id, skips);
+    const rows = await database.db.select().from(scraperSkips).where(eq(scraperSkips.runId, run.id));
+    expect(rows.map((s) => [s.url, s.reason, s.duplicateOf, s.detail]).sort()).toEqual(
+      skips.map((s) => [s.url, 'title', s.duplicateOf, null]).sort(),
+    );
+  });
+
   it('finishes a run whose error text holds NUL and control characters, cleaned', async () => {
     const run = await runs.create({ trigger: 'test', correlationId: 'c2' });
     await runs.finish(run.id, {
