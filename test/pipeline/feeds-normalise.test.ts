@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { extractPage, htmlToText, inlineHtmlToText } from '../../src/application/shared/text/html-to-text.js';
 import { cleanText } from '../../src/domain/text.js';
@@ -170,6 +171,14 @@ describe('charset of a body', () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<r>ü</r>', 'utf16le')]);
     expect(decodeBody(utf16, 'application/xml').text).toBe('<r>ü</r>');
     expect(decodeBody(Buffer.from('<r>ü</r>'), null)).toEqual({ text: '<r>ü</r>', charset: 'utf-8' });
+  });
+
+  it('reads UTF-8 as iconv-lite does: the BOM dropped, each bad sequence one U+FFFD', () => {
+    const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x3c, 0x72, 0x3e, 0xff, 0xed, 0xa0, 0x80, 0xe2, 0x82]);
+    const want = '<r>\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD';
+    expect(iconv.decode(bytes, 'utf-8')).toBe(want);
+    for (const type of ['text/xml; charset=UTF-8', 'application/rss+xml; charset="utf8"', null])
+      expect(decodeBody(bytes, type).text).toBe(want);
   });
 });
 
