@@ -152,6 +152,16 @@ describe.sequential('day one without a language model, in Chromium', () => {
       headers: admin.headers,
     });
     expect(run.statusCode, run.body).toBe(202);
+    // the list shows what is stored when it opens (it follows the lookups in, not the run): opened
+    // before the run stored the papers, under a loaded machine, it stayed empty
+    await expect
+      .poll(
+        async () =>
+          (await env.api.app.inject({ url: `/articles?topic_id=${topicId}` })).json<{ items: unknown[] }>()
+            .items.length,
+        { timeout: 60_000 },
+      )
+      .toBe(4);
 
     const { page, context } = await env.newContext();
     await page.goto(`/articles?topic=${topicId}&sort=citation_count&order=desc`);
