@@ -82,6 +82,8 @@ describe.each(dbKinds())('a scraper run over hostile feeds (%s)', (kind) => {
   });
   afterAll(async () => {
     await t.close();
+    // the app closes only what it opened: this database (a scratch one on PostgreSQL) is the file's
+    await database?.close();
     await feeds.stop();
     await new Promise((resolve) => internal.close(resolve));
   });

@@ -42,6 +42,8 @@ describe.each(dbKinds())('a scraper run with a NUL in a malformed feed (%s)', (k
   });
   afterAll(async () => {
     await t?.close();
+    // the app closes only what it opened: this database (a scratch one on PostgreSQL) is the file's
+    await database?.close();
     await feeds?.stop();
   });
 
