@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -142,4 +143,14 @@ describe('function pool', () => {
     expect(((await running) as FunctionPoolError).reason).toBe('closed');
     await expect(p.run('spin', [0])).rejects.toThrow(/closed/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs its workers at the nice value asked for, and leaves the calling thread at its own',
+    async () => {
+      const own = getPriority();
+      expect(await pool({ nice: 10 }).run<number>('myNice', [])).toBe(Math.max(own, 10));
+      expect(await pool().run<number>('myNice', [])).toBe(own);
+      expect(getPriority()).toBe(own);
+    },
+  );
 });

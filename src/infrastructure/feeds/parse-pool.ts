@@ -28,6 +28,12 @@ export type ParsePoolOptions = Pick<
 export const PARSE_TIME_LIMIT_MS = 20_000;
 /** the heap limit of one parse worker (a 5 MB feed of 1,600 items parsed within a 48 MB limit) */
 export const PARSE_HEAP_MB = 512;
+/**
+ * The parse workers' nice value: on two cores a parse worker, the pipeline and the api's event loop
+ * compete, and the loop stalled 9-17 ms behind a parse (`health.during_parse`); niced, the worker
+ * yields the core to the loop and takes every cycle the loop leaves
+ */
+export const PARSE_NICE = 10;
 
 /**
  * Feeds and pages parsed in worker threads (parse-functions.ts): a big or hostile document holds a
@@ -44,6 +50,7 @@ export class ParsePool implements Parsing {
       moduleUrl: new URL(`./parse-functions${extension()}`, import.meta.url),
       timeLimitMs: PARSE_TIME_LIMIT_MS,
       resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB },
+      nice: PARSE_NICE,
       ...opts,
     });
   }

@@ -34,6 +34,12 @@ export interface FunctionPoolOptions {
   maxQueue?: number;
   /** each worker's heap limits (an input that blows the heap up kills its worker only) */
   resourceLimits?: ResourceLimits;
+  /**
+   * the workers' nice value (0-19): with more runnable threads than cores, the kernel gives the
+   * event loop's thread the core first. Linux sets it per thread, so the main thread keeps its own;
+   * where it cannot be set, the workers run as they would without it
+   */
+  nice?: number;
 }
 
 export type FunctionPoolProblem = 'timeout' | 'crashed' | 'busy' | 'closed' | 'start_failed';
@@ -65,6 +71,11 @@ const errorOf = (err) => {
   return { name: err.name, message: err.message, fields };
 };
 (async () => {
+  if (workerData.nice) {
+    try {
+      require('node:os').setPriority(workerData.nice);
+    } catch {}
+  }
   if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
   const mod = await import(workerData.moduleUrl);
   parentPort.on('message', (msg) => {
@@ -199,7 +210,11 @@ export class FunctionPool {
     const moduleUrl = String(this.opts.moduleUrl);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { moduleUrl, tsxApi: moduleUrl.endsWith('.ts') ? tsxApi() : undefined },
+      workerData: {
+        moduleUrl,
+        tsxApi: moduleUrl.endsWith('.ts') ? tsxApi() : undefined,
+        nice: this.opts.nice ?? 0,
+      },
       resourceLimits: this.opts.resourceLimits,
     });
     worker.unref();
