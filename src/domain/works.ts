@@ -1,5 +1,6 @@
 import { extractDoi, findDoi } from './doi.js';
 import { normalizeArxivId, normalizeDoi } from './metrics.js';
+import { MAX_HASHES, minhashKernel } from './minhash-kernel.js';
 
 /**
  * Works: the versions of one paper (preprint, published version), copies of one story and the
@@ -261,26 +262,48 @@ function fmix(h: number): number {
 }
 
 const SEEDS = Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
+/** the same loop in WebAssembly SIMD, four seeds an instruction (null without SIMD) */
+const KERNEL = minhashKernel(SEEDS);
 
 /** Lower-case words of letters and digits (any script), at most MAX_WORDS. */
 export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text
+  // the runs between separators: split stops after MAX_WORDS (+ an empty run before a leading
+  // separator and one after a trailing one), so a long text is not split whole
+  const parts = text
     .normalize('NFKC')
     .toLowerCase()
-    .matchAll(/[\p{L}\p{N}]+/gu)) {
-    out.push(m[0]);
-    if (out.length >= MAX_WORDS) break;
-  }
-  return out;
+    .split(/[^\p{L}\p{N}]+/u, MAX_WORDS + 2);
+  const from = parts[0] === '' ? 1 : 0;
+  const to = parts.length > from && parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+  return parts.slice(from, Math.min(to, from + MAX_WORDS));
 }
 
 /** The text's fingerprint, or null when it has fewer than MIN_SHINGLES shingles. */
 export function fingerprint(text: string): TextFingerprint | null {
+  const hashes = shingleHashes(text);
+  if (hashes.length < MIN_SHINGLES) return null;
+  const signature =
+    KERNEL && hashes.length <= MAX_HASHES ? KERNEL.signature(hashes) : scalarSignature(hashes);
+  return { shingles: hashes.length, signature };
+}
+
+/**
+ * The distinct shingle hashes of a text (of its first MAX_WORDS words), in ascending order. In a
+ * typed array and de-duplicated by sorting: hashes over 2^30 would be boxed one by one in a Set.
+ */
+export function shingleHashes(text: string): Uint32Array {
   const w = words(text);
-  const hashes = new Set<number>();
-  for (let i = 0; i + SHINGLE_WORDS <= w.length; i++) hashes.add(shingleHash(w, i));
-  if (hashes.size < MIN_SHINGLES) return null;
+  const n = Math.max(0, w.length - SHINGLE_WORDS + 1);
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = shingleHash(w, i);
+  all.sort();
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || all[i] !== all[i - 1]) all[distinct++] = all[i]!;
+  return all.subarray(0, distinct);
+}
+
+/** The signature in plain JavaScript: where WebAssembly SIMD is missing, and the kernel's reference. */
+export function scalarSignature(hashes: Iterable<number>): Uint32Array {
   const signature = new Uint32Array(MINHASH_SIZE).fill(0xffffffff);
   for (const h of hashes) {
     for (let k = 0; k < MINHASH_SIZE; k++) {
@@ -288,7 +311,7 @@ export function fingerprint(text: string): TextFingerprint | null {
       if (v < signature[k]!) signature[k] = v;
     }
   }
-  return { shingles: hashes.size, signature };
+  return signature;
 }
 
 /** fnv1a of the words `w[i]` to `w[i + SHINGLE_WORDS - 1]` joined by spaces, without joining them */
