@@ -1,13 +1,13 @@
 /** The OpenTelemetry SDK side of telemetry.ts, loaded only when tracing is configured. */
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { Logger } from '../../application/shared/ports.js';
 import { DropOldestBatchSpanProcessor } from './drop-oldest-span-processor.js';
+import { FastOtlpTraceExporter } from './otlp-trace-serializer.js';
 import {
   ExportFailureReporter,
   ReportingLogExporter,
@@ -109,7 +109,7 @@ function otlpExporters(c: TelemetryConfig, reporter: ExportFailureReporter, opts
   const timeoutMillis = opts.exportTimeoutMs ?? 10_000;
   const spanProcessor = new DropOldestBatchSpanProcessor(
     new ReportingSpanExporter(
-      new OTLPTraceExporter({ url: signalUrl(c.otlpEndpoint!, 'traces'), headers, timeoutMillis }),
+      new FastOtlpTraceExporter({ url: signalUrl(c.otlpEndpoint!, 'traces'), headers, timeoutMillis }),
       reporter,
     ),
     opts.spans,
