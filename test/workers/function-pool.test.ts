@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import {
   FunctionPoolError,
   type FunctionPoolOptions,
 } from '../../src/infrastructure/workers/function-pool.js';
+import { niceV8HelperThreads } from '../../src/infrastructure/workers/helper-threads.js';
 
 const moduleUrl = new URL('../fixtures/workers/pool-functions.ts', import.meta.url);
 const pools: FunctionPool[] = [];
@@ -150,6 +152,24 @@ describe('function pool', () => {
       const own = getPriority();
       expect(await pool({ nice: 10 }).run<number>('myNice', [])).toBe(Math.max(own, 10));
       expect(await pool().run<number>('myNice', [])).toBe(own);
+      expect(getPriority()).toBe(own);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'runs V8’s helper threads, which collect the workers’ garbage too, at that nice value',
+    async () => {
+      const helpers = () =>
+        readdirSync('/proc/self/task')
+          .filter((t) => readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() === 'V8Worker')
+          .map((t) => getPriority(Number(t)));
+      expect(helpers().length).toBeGreaterThan(0);
+      await pool({ nice: 12 }).run<number>('myNice', []);
+      for (const nice of helpers()) expect(nice).toBeGreaterThanOrEqual(12);
+      // a lower value later does not raise them again, and the caller keeps its own
+      const own = getPriority();
+      expect(niceV8HelperThreads(5)).toBe(0);
+      for (const nice of helpers()) expect(nice).toBeGreaterThanOrEqual(12);
       expect(getPriority()).toBe(own);
     },
   );

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { niceV8HelperThreads } from './helper-threads.js';
 
 /**
  * A small pool of worker threads that run the exported synchronous functions of one module, so
@@ -37,7 +38,9 @@ export interface FunctionPoolOptions {
   /**
    * the workers' nice value (0-19): with more runnable threads than cores, the kernel gives the
    * event loop's thread the core first. Linux sets it per thread, so the main thread keeps its own;
-   * where it cannot be set, the workers run as they would without it
+   * where it cannot be set, the workers run as they would without it. V8's helper threads, which
+   * collect the workers' garbage too, are set to it when the first worker starts
+   * (helper-threads.ts)
    */
   nice?: number;
 }
@@ -207,6 +210,7 @@ export class FunctionPool {
   }
 
   private start() {
+    if (this.opts.nice) niceV8HelperThreads(this.opts.nice);
     const moduleUrl = String(this.opts.moduleUrl);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
