@@ -7,21 +7,11 @@ import {
   MAX_WORDS,
   MINHASH_SIZE,
   scalarSignature,
+  SEEDS,
   shingleHashes,
   signatureToText,
   words,
 } from './works.js';
-
-/** the seeds of `works.ts`, written out again: a kernel made with other seeds would differ */
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-const SEEDS = Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
 
 /** Real text in many scripts and encodings: the feed corpus (test/fixtures/feeds/SOURCES.md). */
 function corpusTexts(): { file: string; text: string }[] {

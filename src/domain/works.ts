@@ -261,7 +261,8 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
-const SEEDS = Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
+/** the signature's seeds: hash k is murmur3's finalizer of the shingle hash xor SEEDS[k] */
+export const SEEDS = Uint32Array.from({ length: MINHASH_SIZE }, (_, i) => fmix((i + 1) * 0x9e3779b9));
 /** the same loop in WebAssembly SIMD, four seeds an instruction (null without SIMD) */
 const KERNEL = minhashKernel(SEEDS);
 
