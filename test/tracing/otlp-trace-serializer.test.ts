@@ -81,6 +81,10 @@ describe('the OTLP trace request encoder', () => {
         );
         child.addEvent('retry', { attempt: 2, 'wait.ms': 1.5 });
         child.addEvent('bare');
+        // an event's attributes reach the encoder as given: a nested object is a key-value list
+        child.addEvent('nested', {
+          detail: { source: 'feed', tries: 3, tags: ['a', 'b'] },
+        } as unknown as Attributes);
         child.recordException(new Error('boom: ünïcode'));
         child.setStatus({ code: SpanStatusCode.ERROR, message: 'analysis failed: 模型' });
         child.end();
@@ -136,6 +140,16 @@ describe('the OTLP trace request encoder', () => {
     const few = spans.slice(0, 3);
     expect(Buffer.from(encode(few)).equals(upstream(few))).toBe(true);
     expect(Buffer.from(encode([])).equals(upstream([]))).toBe(true);
+  });
+
+  it('writes a nested object as upstream does (a key-value list), though the SDK lets none through', () => {
+    const [made] = spansOf(([t]) => t!.startSpan('nested').end());
+    const span = {
+      ...made!,
+      spanContext: () => made!.spanContext(),
+      attributes: { detail: { source: 'feed', tries: 3, tags: ['a', 'b'], inner: { ok: true } } },
+    } as unknown as ReadableSpan;
+    expect(Buffer.from(encode([span])).equals(upstream([span]))).toBe(true);
   });
 
   it('answers a copy: encoding again does not change a request already handed to the transport', () => {

@@ -219,20 +219,10 @@ function anyValue(w: Writer, value: unknown): void {
     }
     w.end(list);
   } else if (typeof value === 'object' && value !== null) {
+    // a KeyValueList: its values (field 1) are laid out as attributes are
     w.tag(6, LEN);
     const list = w.start();
-    for (const k in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
-      w.tag(1, LEN);
-      const kv = w.start();
-      w.tag(1, LEN);
-      w.string(k);
-      w.tag(2, LEN);
-      const at = w.start();
-      anyValue(w, (value as Record<string, unknown>)[k]);
-      w.end(at);
-      w.end(kv);
-    }
+    attributes(w, value as Attributes, 1);
     w.end(list);
   }
   // anything else is written as an empty value, as upstream does
