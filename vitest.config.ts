@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 // Browser tests need Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it). On a
 // machine without it they are left out with a note; under CI they always run, so a missing browser
 // fails the run instead of silently skipping it.
-const withBrowser = existsSync('/usr/bin/chromium') || Boolean(process.env.CI);
+const withBrowser =
+  existsSync('/usr/bin/chromium') ||
+  existsSync('/usr/bin/chromium-headless-shell') ||
+  Boolean(process.env.CI);
 if (!withBrowser)
   console.warn('browser tests left out: /usr/bin/chromium is missing (apt-get install -y chromium)');
 

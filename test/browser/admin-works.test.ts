@@ -145,7 +145,8 @@ describe.each([
       await page.locator('.menu-toggle').click();
       await page.getByRole('link', { name: '作品', exact: true }).click();
       await page.waitForURL('**/admin/works');
-      expect(await page.locator('h1').innerText()).toBe('作品');
+      // the URL changes before the lazily loaded page replaces the one before it
+      await expect.poll(() => page.locator('h1').innerText()).toBe('作品');
       await page.getByTestId('work-find').getByRole('searchbox').fill(`drought stress ${n}`);
       await page.getByTestId('work-find').getByRole('button').click();
       const result = page.locator(`[data-testid="work-result"][data-article-id="${c.stray.id}"]`);

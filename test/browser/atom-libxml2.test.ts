@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../helpers/chromium.js';
 import { makeArticle, makeTopic, tagArticle } from '../helpers/article-factories.js';
 import { insertReport } from '../helpers/report-factories.js';
 
@@ -54,9 +55,9 @@ describe('Atom feeds read by libxml2 (Chromium)', () => {
     }
     await insertReport(db, { topicId: topic, weekStartDate: '2026-01-05', title: HOSTILE.join(' ') });
     browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_EXECUTABLE,
       headless: true,
-      args: ['--no-sandbox'],
+      args: CHROMIUM_ARGS,
     });
     page = await browser.newPage();
   });

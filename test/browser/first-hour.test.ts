@@ -129,7 +129,7 @@ describe.sequential('the first hour in Chromium', () => {
     const topic = await makeTopic(db, { name: 'Views', slug: `views-${Date.now()}` });
     const articles = await makeArticles(db, 4, () => ({ topicId: topic.id }));
     for (const [lang, target, views] of [
-      ['en', articles[0]!, '1 views'],
+      ['en', articles[0]!, '1 view'],
       ['zh-TW', articles[1]!, '1 次瀏覽'],
     ] as const) {
       const { page, context } = await env.newContext();

@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, hasChromium } from '../helpers/chromium.js';
 import { REPORT_SITE, startReportEnv, type ReportEnv } from '../helpers/report-env.js';
 import { insertArticle, insertProvider, insertSubscriber, insertTopic } from '../helpers/report-factories.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
 /** The weekly e-mail as received by the SMTP peer, rendered in headless Chromium. */
-describe.skipIf(!existsSync(CHROMIUM))('weekly report e-mail in a browser', () => {
+describe.skipIf(!hasChromium())('weekly report e-mail in a browser', () => {
   let env: ReportEnv;
   let browser: Browser;
   const mails: Record<string, { html: string; subject: string }> = {};
@@ -35,15 +34,8 @@ describe.skipIf(!existsSync(CHROMIUM))('weekly report e-mail in a browser', () =
     const latest = await env.t.app.inject({ url: `/weekly-reports/latest?topic_id=${topic.id}` });
     coverUrl = latest.json().cover_image_url;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
     });
     mkdirSync('test-results', { recursive: true });
   }, 60_000);

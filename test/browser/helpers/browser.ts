@@ -8,6 +8,7 @@ import { buildWebServer } from '../../../src/web/web-server.js';
 import { ensureSpaBuilt } from '../../../src/web/spa-build.js';
 import { SESSION_COOKIE } from '../../../src/web/session-cookie.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../helpers/chromium.js';
 import type { DbKind } from '../../helpers/db.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -16,16 +17,6 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1366, height: 900 },
 } as const;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 let shared: Promise<Browser> | undefined;
 
@@ -39,7 +30,7 @@ let shared: Promise<Browser> | undefined;
 function sharedBrowser(): Promise<Browser> {
   if (!shared) {
     const launching = chromium
-      .launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS })
+      .launch({ executablePath: CHROMIUM_EXECUTABLE, headless: true, args: CHROMIUM_ARGS })
       .then((browser) => {
         browser.on('disconnected', () => {
           if (shared === launching) shared = undefined;

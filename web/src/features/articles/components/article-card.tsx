@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { Check, Eye, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
-import { formatNumber } from '../../../lib/format';
 import type { Article } from '../api/articles';
 import type { MetricDefinition } from '../api/metric-definitions';
 import { ArticleDate } from './article-date';
@@ -34,7 +33,7 @@ export function ArticleCard({
   onRead,
   busy,
 }: Props) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   // a list from before the read state (or a guest's) has no is_read: shown as unread, no toggle
   const isRead = article.is_read === true;
   const classes = ['card', 'article-card', isRead ? 'is-read' : 'is-unread', selected ? 'selected' : '']
@@ -109,7 +108,7 @@ export function ArticleCard({
         )}
         <span className="views" data-testid="views">
           <Eye size={16} aria-hidden="true" />{' '}
-          {t('articles.views', { count: formatNumber(article.view_count, locale) })}
+          {t('articles.views', { count: article.view_count })}
         </span>
       </footer>
     </article>

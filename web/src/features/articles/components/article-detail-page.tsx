@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Check, ExternalLink, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
-import { formatNumber } from '../../../lib/format';
 import { useHotkeys } from '../../../lib/keyboard';
 import { useSession } from '../../../lib/session';
 import { ErrorState, Loading, errorText } from '../../../lib/ui';
@@ -88,7 +87,7 @@ export default function ArticleDetailPage() {
           {a.published_at && `${t('articles.published')} `}
           <ArticleDate published={a.published_at} />
         </span>
-        <span data-testid="views">{t('articles.views', { count: formatNumber(a.view_count, locale) })}</span>
+        <span data-testid="views">{t('articles.views', { count: a.view_count })}</span>
       </p>
       <div className="reader-actions">
         {user ? (
