@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/helpers/duration-sequencer.js';
 
 // Browser tests need Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it). On a
 // machine without it they are left out with a note; under CI they always run, so a missing browser
@@ -39,6 +40,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: WORKERS,
+    // the projects one after another, each one's longest files first (test/durations.json)
+    sequence: { sequencer: DurationSequencer },
     env: { NODE_ENV: 'test' },
     projects: [
       {

@@ -7,6 +7,7 @@ import { enterCorrelation, newCorrelationId } from '../application/shared/contex
 import { ErrorBody } from './schemas/common.js';
 import { DebugRequestLog } from './plugins/request-log.js';
 import { installValidators } from './plugins/validation.js';
+import { buildSerializer } from './plugins/serialization.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { hoistAuthGuards, installAuth } from './plugins/auth.js';
 import { installRateLimits } from './plugins/rate-limit.js';
@@ -68,6 +69,8 @@ export async function buildApp(
       return id;
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // response serializers compiled once per process (plugins/serialization.ts)
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app, [ErrorBody]);
