@@ -31,6 +31,7 @@ export default async function setup(project: TestProject) {
   const client = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
   await installJobQueue({ db: fromPglite(client), backend: 'pglite' });
+  await slimForTests(client);
   const dump = await client.dumpDataDir('none');
   const file = join(dir, 'migrated.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -71,4 +72,16 @@ async function installJobQueue(target: ConstructorParameters<typeof PgBoss>[0]) 
   } as ConstructorParameters<typeof PgBoss>[0]);
   await boss.start();
   await boss.stop({ graceful: false, close: 'connectionString' in (target as object) });
+}
+
+/**
+ * Each test file opens PGlite from this dump, often several times; without the two template
+ * databases (8 MB each of the 42 MB; nothing in the tests creates a database on PGlite) an open costs
+ * ~190 ms of CPU instead of ~225 (alternated, fourteen each).
+ */
+async function slimForTests(client: PGlite) {
+  await client.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+  await client.exec('drop database template0');
+  await client.exec('drop database template1');
+  await client.exec('checkpoint');
 }
