@@ -102,6 +102,12 @@ export async function compileDist(): Promise<void> {
   }
 }
 
+/** throws unless this run's compileDist has finished (a file that starts dist/main.js calls it first) */
+export function assertDistCompiled(): void {
+  if (!existsSync(join('dist', `.compiled-${inject('testRunId')}`)))
+    throw new Error("dist/ is not compiled for this run: call compileDist() in the file's beforeAll");
+}
+
 /** Polls `fn` until it returns a value other than undefined. */
 export async function eventually<T>(
   fn: () => Promise<T | undefined>,

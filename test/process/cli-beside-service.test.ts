@@ -2,10 +2,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startServiceProcess } from '../helpers/service-process.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileDist, startServiceProcess } from '../helpers/service-process.js';
 import { makeItem, rssFeed, startFeedServer } from '../helpers/pipeline-factories.js';
 import type { HttpPeer } from '../peers/http-peer.js';
+
+// the service runs as `npm start` runs it, from dist/ (compiled once per test run)
+beforeAll(() => compileDist(), 300_000);
 
 /**
  * Issue 15 and 25: a README CLI command started while `npm start` runs on the same DATA_DIR never
@@ -19,7 +22,7 @@ const AUTH_SECRET = 'cli-lock-secret-cli-lock-secret-0123456';
 
 function startService(dataDir: string) {
   return startServiceProcess(
-    ['--import', 'tsx', 'src/main.ts', 'all'],
+    ['dist/main.js', 'all'],
     {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,

@@ -3,8 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileDist } from '../helpers/service-process.js';
 import { HttpPeer } from '../peers/http-peer.js';
 import { killAll, startService, until } from './service-process.js';
+
+// the service runs as `npm start` runs it, from dist/ (compiled once per test run)
+beforeAll(() => compileDist(), 300_000);
 
 // eslint-disable-next-line no-control-regex -- the colour codes of a terminal are what it strips
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -99,14 +103,10 @@ describe('the console of a running service', () => {
     // the command through $SHELL -c: `exec` makes the service the terminal's only process whatever
     // that shell is (dash stays between and dies of the Ctrl-C itself, so `script` answered 130
     // for a service that had stopped cleanly); SHELL is fixed so that every machine runs the same.
-    const child = spawn(
-      'script',
-      ['-qefc', `exec ${process.execPath} --import tsx src/main.ts api`, '/dev/null'],
-      {
-        env: { ...process.env, ...env(), SHELL: '/bin/sh', NODE_ENV: 'production', LOG_LEVEL: 'debug' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn('script', ['-qefc', `exec ${process.execPath} dist/main.js api`, '/dev/null'], {
+      env: { ...process.env, ...env(), SHELL: '/bin/sh', NODE_ENV: 'production', LOG_LEVEL: 'debug' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

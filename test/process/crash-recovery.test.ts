@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileDist } from '../helpers/service-process.js';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../../src/infrastructure/db/client.js';
 import { dbKinds } from '../helpers/db.js';
@@ -15,6 +16,9 @@ import {
 } from '../helpers/pipeline-factories.js';
 import { OpenAiPeer } from '../peers/openai-peer.js';
 import { killAll, seedThroughApi, startService, until } from './service-process.js';
+
+// the service runs as `npm start` runs it, from dist/ (compiled once per test run)
+beforeAll(() => compileDist(), 300_000);
 
 const ADMIN = { email: 'crash-admin@example.test', password: 'crash-password-123' };
 const N = 240;

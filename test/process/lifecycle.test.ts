@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileDist } from '../helpers/service-process.js';
 import { killAll, startService } from './service-process.js';
+
+// the service runs as `npm start` runs it, from dist/ (compiled once per test run)
+beforeAll(() => compileDist(), 300_000);
 
 /** The real entry point as `npm start` runs it: start on the embedded defaults, serve, stop on a signal. */
 describe('process lifecycle', () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileDist } from '../helpers/service-process.js';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createContainer } from '../../src/composition/container.js';
@@ -16,6 +17,9 @@ import { createScratchDatabase } from '../helpers/scratch-database.js';
 import { articleRow, isTranslationCall, makeItem, modelReply } from '../helpers/pipeline-factories.js';
 import { OpenAiPeer } from '../peers/openai-peer.js';
 import { killAll, startService, until } from './service-process.js';
+
+// the service runs as `npm start` runs it, from dist/ (compiled once per test run)
+beforeAll(() => compileDist(), 300_000);
 
 const N = 400;
 
