@@ -27,22 +27,54 @@ declare module 'vitest' {
  * job queue's schema too (pg-boss installs it on first start: 0.3 s a database).
  */
 export default async function setup(project: TestProject) {
+  // Vitest runs a global set-up once per project (three, all extending this one): they share one
+  // preparation, made by the first, undone by the last to finish
+  const store = globalThis as { [PREPARED]?: { ready: Promise<Prepared>; users: number } };
+  const shared = (store[PREPARED] ??= { ready: prepare(), users: 0 });
+  shared.users++;
+  const prepared = await shared.ready;
+  project.provide('pgliteDump', prepared.dumpFile);
+  project.provide('testRunId', prepared.runId);
+  project.provide('pgTemplate', prepared.pgTemplate);
+  return async () => {
+    if (--shared.users > 0) return;
+    delete store[PREPARED];
+    await prepared.dispose();
+  };
+}
+
+const PREPARED = Symbol.for('article-intel.test-global-setup');
+
+interface Prepared {
+  dumpFile: string;
+  runId: string;
+  pgTemplate: string;
+  dispose(): Promise<void>;
+}
+
+async function prepare(): Promise<Prepared> {
   const dir = mkdtempSync(join(tmpdir(), 'ai-test-'));
+  // the PostgreSQL template is made while PGlite migrates (one waits on the server, the other works
+  // in this process)
+  const template = postgresTemplate();
+  template.catch(() => undefined);
   const client = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
   await installJobQueue({ db: fromPglite(client), backend: 'pglite' });
   await slimForTests(client);
   const dump = await client.dumpDataDir('none');
-  const file = join(dir, 'migrated.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  const dumpFile = join(dir, 'migrated.tar');
+  writeFileSync(dumpFile, Buffer.from(await dump.arrayBuffer()));
   await client.close();
-  project.provide('pgliteDump', file);
-  project.provide('testRunId', randomUUID());
-  const pg = await postgresTemplate();
-  project.provide('pgTemplate', pg?.name ?? '');
-  return async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await pg?.drop();
+  const pg = await template;
+  return {
+    dumpFile,
+    runId: randomUUID(),
+    pgTemplate: pg?.name ?? '',
+    async dispose() {
+      rmSync(dir, { recursive: true, force: true });
+      await pg?.drop();
+    },
   };
 }
 
@@ -80,7 +112,9 @@ async function installJobQueue(target: ConstructorParameters<typeof PgBoss>[0]) 
  * ~190 ms of CPU instead of ~225 (alternated, fourteen each).
  */
 async function slimForTests(client: PGlite) {
-  await client.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+  await client.exec(
+    `update pg_database set datistemplate = false where datname in ('template0', 'template1')`,
+  );
   await client.exec('drop database template0');
   await client.exec('drop database template1');
   await client.exec('checkpoint');
