@@ -22,4 +22,4 @@ const rows = report.testResults
   .map((r) => [relative(process.cwd(), r.name), Math.round(r.endTime - r.startTime)] as const)
   .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 writeFileSync(DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(rows), null, 2)}\n`);
-console.log(`${rows.length} files written to ${relative(process.cwd(), DURATIONS_FILE)}`);
+console.error(`${rows.length} files written to ${relative(process.cwd(), DURATIONS_FILE)}`);

@@ -107,8 +107,7 @@ export function ArticleCard({
           <WorkVersions work={article.work} hrefOf={hrefOf} />
         )}
         <span className="views" data-testid="views">
-          <Eye size={16} aria-hidden="true" />{' '}
-          {t('articles.views', { count: article.view_count })}
+          <Eye size={16} aria-hidden="true" /> {t('articles.views', { count: article.view_count })}
         </span>
       </footer>
     </article>
