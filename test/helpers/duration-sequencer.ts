@@ -13,14 +13,28 @@ export const DURATIONS_FILE = join(import.meta.dirname, '..', 'durations.json');
  * The projects in a fixed order, each one's longest files first. Vitest's own order runs the projects
  * by name (browser, default, isolated: the soak and the memory files started in the last minute and
  * were the run's tail) and, on a clean clone with no cache of earlier runs (CI), a project's files by
- * their size. Here the isolated files (a new process each) start first, then the browser files, then
- * the default ones; within a project a file's weight is its duration in this machine's last run when
- * Vitest's cache has it, else its recorded duration, else 0 (a new file runs among the short ones).
- * Long files first keep the workers busy to the end (longest processing time first); the projects
- * stay one after another because a worker that moves to another project is a new process that loads
- * the modules again (interleaving every file by its duration alone doubled the suite's import time).
+ * their size. Here the long isolated files (the soak and the memory test, a new process each) start
+ * first, then the browser files, then the default ones, and the short isolated files (the parse pool,
+ * the hostile feeds, PGlite's turns: they time their own process's threads and loop) run last, when
+ * the machine is quietest; at the start, beside the soak and the first browsers, a 250 ms parse limit
+ * in the parse-pool test was reached by an ordinary feed. Within a group a file's weight is its
+ * duration in this machine's last run when Vitest's cache has it, else its recorded duration, else 0
+ * (a new file runs among the short ones). Long files first keep the workers busy to the end (longest
+ * processing time first); the projects stay one after another because a worker that moves to another
+ * project is a new process that loads the modules again (interleaving every file by its duration
+ * alone doubled the suite's import time).
  */
-const PROJECT_ORDER = ['isolated', 'browser', 'default'];
+const LONG_MS = 20_000;
+const rankOf = (project: string, weight: number) =>
+  project === 'isolated'
+    ? weight >= LONG_MS
+      ? 0
+      : 3
+    : project === 'browser'
+      ? 1
+      : project === 'default'
+        ? 2
+        : 4;
 
 export class DurationSequencer extends BaseSequencer {
   private recorded?: Record<string, number>;
@@ -36,10 +50,7 @@ export class DurationSequencer extends BaseSequencer {
       const cached = this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`);
       weight.set(file, cached && !cached.failed ? cached.duration : (this.recorded[path] ?? 0));
     }
-    const rank = (f: TestSpecification) => {
-      const i = PROJECT_ORDER.indexOf(f.project.name);
-      return i < 0 ? PROJECT_ORDER.length : i;
-    };
+    const rank = (f: TestSpecification) => rankOf(f.project.name, weight.get(f)!);
     return [...files].sort((a, b) => rank(a) - rank(b) || weight.get(b)! - weight.get(a)!);
   }
 }
