@@ -25,16 +25,10 @@ export const DURATIONS_FILE = join(import.meta.dirname, '..', 'durations.json');
  * alone doubled the suite's import time).
  */
 const LONG_MS = 20_000;
+/** the group a file starts in: long isolated, browser, default, short isolated, anything else */
+const GROUP: Record<string, number> = { browser: 1, default: 2 };
 const rankOf = (project: string, weight: number) =>
-  project === 'isolated'
-    ? weight >= LONG_MS
-      ? 0
-      : 3
-    : project === 'browser'
-      ? 1
-      : project === 'default'
-        ? 2
-        : 4;
+  project === 'isolated' ? (weight >= LONG_MS ? 0 : 3) : (GROUP[project] ?? 4);
 
 export class DurationSequencer extends BaseSequencer {
   private recorded?: Record<string, number>;
