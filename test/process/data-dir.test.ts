@@ -2,15 +2,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertDistCompiled, compileDist } from '../helpers/service-process.js';
 
-/** `node src/main.ts api` on a DATA_DIR that cannot be used: exit 1 and one line naming path and cause. */
+// the service starts as `npm start` starts it, from dist/ (compiled once per test run): through tsx,
+// a start as nobody could not use root's transform cache and compiled every module again
+beforeAll(() => compileDist(), 300_000);
+
+/** `node dist/main.js api` on a DATA_DIR that cannot be used: exit 1 and one line naming path and cause. */
 function start(
   dataDir: string,
   asNobody: boolean,
   readOnlyMount?: string,
 ): Promise<{ code: number | null; stderr: string }> {
-  const node = [process.execPath, '--import', 'tsx', 'src/main.ts', 'api'];
+  assertDistCompiled();
+  const node = [process.execPath, 'dist/main.js', 'api'];
   // a read-only file system: a tmpfs mounted read-only in a mount namespace of the child's own
   const [command, ...args] = readOnlyMount
     ? ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o ro tmpfs "$MNT" && exec "$@"', 'sh', ...node]
@@ -26,7 +32,6 @@ function start(
         API_HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
         SCHEDULER_ENABLED: 'false',
-        TSX_TSCONFIG_PATH: 'tsconfig.json',
       },
       // root writes anywhere: run as nobody, for whom a 0555 directory is read-only
       ...(asNobody ? { uid: 65534, gid: 65534 } : {}),
