@@ -210,7 +210,7 @@ export async function createContainer(
   const ask = wireAsk(ctx, { embedder: tags.embedder });
   const pipeline = await wirePipeline(
     ctx,
-    { tagger: tags.tagger, webhooks: webhooks.events },
+    { tagger: tags.tagger, webhooks: webhooks.events, onPublished: metrics.lookUpArrivalsSoon },
     { parse: overrides.parse },
   );
   const sources = wireSources(ctx, { catalog, scraper: pipeline.services.scraper });

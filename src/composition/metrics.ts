@@ -15,16 +15,21 @@ import { appVersion } from './app-version.js';
 import { DrizzleMetricDefinitionRepository } from '../infrastructure/db/repositories/metric-definition.repository.js';
 import { DrizzleMetricRefreshStore } from '../infrastructure/db/repositories/metric-refresh.repository.js';
 import type { AreaWiring, WiringContext } from './context.js';
-import { scheduledJob } from '../jobs/scheduler.js';
+import { requestTick, scheduledJob } from '../jobs/scheduler.js';
 
 /**
- * The metric catalog, the lookup of new articles' citations (a tick every minute) and the daily
- * metric refresh from the citation APIs (cron, CLI and admin endpoint as runs: composition/runs.ts).
+ * The metric catalog, the lookup of new articles' citations (a tick every minute, and one asked for
+ * as soon as a run stores new articles) and the daily metric refresh from the citation APIs (cron,
+ * CLI and admin endpoint as runs: composition/runs.ts).
  */
 export const wireMetrics = (
   ctx: WiringContext,
   deps: { onLinks?: IdentifierLinkSink; onCatalogChange?: () => void } = {},
-): AreaWiring<'metricCatalog'> & { metricRefresh: MetricRefreshService } => {
+): AreaWiring<'metricCatalog'> & {
+  metricRefresh: MetricRefreshService;
+  /** asks for the lookup of new articles now (a queued tick) instead of at the next minute */
+  lookUpArrivalsSoon: () => void;
+} => {
   const { citations } = ctx.config;
   // the identifiers an answer links (a preprint's published DOI) go to the works area
   const opts = {
@@ -54,6 +59,8 @@ export const wireMetrics = (
       ),
     },
     metricRefresh,
+    lookUpArrivalsSoon: () =>
+      void requestTick(ctx.queue, CITATION_ARRIVALS_JOB, ctx.logger.child({ area: 'metrics' })),
     jobs: [
       scheduledJob({
         name: CITATION_ARRIVALS_JOB,

@@ -77,7 +77,16 @@ const SWEEP_CRON = '*/10 * * * *';
  */
 export const wirePipeline = async (
   ctx: WiringContext,
-  { tagger, webhooks }: { tagger: ArticleTagger; webhooks?: WebhookDeliveries },
+  {
+    tagger,
+    webhooks,
+    onPublished,
+  }: {
+    tagger: ArticleTagger;
+    webhooks?: WebhookDeliveries;
+    /** new articles were stored (the metrics area looks up their citations) */
+    onPublished?: (count: number) => void;
+  },
   opts: PipelineWiringOptions = {},
 ): Promise<
   AreaWiring<'scraper' | 'deadJobs'> & {
@@ -168,6 +177,7 @@ export const wirePipeline = async (
     jobs,
     logger: log,
     now: () => ctx.clock.now(),
+    onPublished,
   });
   if (scope) stages = traceStages(scope, stages);
   const stopping = new AbortController();

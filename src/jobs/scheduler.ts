@@ -14,6 +14,23 @@ export interface ScheduledJob {
   idle?(result: unknown): boolean;
 }
 
+/** the queue of a scheduled job's ticks */
+export const cronQueue = (job: string) => `cron.${job}`;
+
+/**
+ * Asks for a tick of a scheduled job now, as a job on its tick queue: the worker that runs its
+ * schedule takes it within its poll (at once in the same process), under the same lock. The queue
+ * keeps at most one waiting tick, so asking while one waits adds nothing. Where no worker has
+ * scheduled the job yet (the queue does not exist) the next scheduled tick does the work.
+ */
+export async function requestTick(queue: JobQueue, job: string, log: Logger): Promise<void> {
+  try {
+    await queue.send(cronQueue(job), [{ data: { requested: true } }]);
+  } catch (err) {
+    log.debug({ event: 'scheduler.tick_request_failed', job, err });
+  }
+}
+
 /** a scheduled job whose `idle` reads the result type its `run` answers */
 export function scheduledJob<T>(job: {
   name: string;
@@ -41,7 +58,7 @@ export class Scheduler {
 
   async start(): Promise<void> {
     for (const job of this.jobs) {
-      await this.queue.schedule(`cron.${job.name}`, job.cron, () => this.tick(job));
+      await this.queue.schedule(cronQueue(job.name), job.cron, () => this.tick(job));
       this.log.info({ event: 'scheduler.job_scheduled', job: job.name, cron: job.cron });
     }
   }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobQueue } from '../../src/application/jobs/job-queue.ports.js';
 import type { Database } from '../../src/infrastructure/db/client.js';
 import { AdvisoryJobLock } from '../../src/infrastructure/db/advisory-lock.js';
-import { Scheduler, scheduledJob } from '../../src/jobs/scheduler.js';
+import { PgBossJobQueue } from '../../src/infrastructure/queue/pg-boss-queue.js';
+import { requestTick, Scheduler, scheduledJob } from '../../src/jobs/scheduler.js';
 import { captureStream } from '../helpers/capture-stream.js';
 import { createTestDatabase } from '../helpers/db.js';
 
@@ -50,4 +51,51 @@ describe('scheduler log lines', () => {
     // pino levels: 20 debug, 30 info
     expect(lines).toEqual([20, 30]);
   });
+});
+
+/**
+ * A tick asked for now (a run stored new articles: their citations are looked up at once, not at
+ * the next minute) goes through the real queue on PGlite to the worker of the job's schedule, and
+ * asking while one tick waits adds no second one. A schedule that never fires in the test (once a
+ * year) shows that the ticks came from the requests.
+ */
+describe('a tick asked for now', () => {
+  let database: Database;
+  let queue: PgBossJobQueue;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await queue?.stop(1000);
+    await database.close();
+  });
+
+  it("runs the job through its schedule's queue within seconds, one waiting tick at most", async () => {
+    const logger = pino({ level: 'silent' });
+    queue = new PgBossJobQueue(database, logger, { pollingIntervalSeconds: 1 });
+    // before any worker scheduled the job its queue does not exist: the request is dropped quietly
+    await expect(requestTick(queue, 'yearly', logger)).resolves.toBeUndefined();
+    let runs = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const job = scheduledJob({
+      name: 'yearly',
+      cron: '0 0 1 1 *',
+      run: async () => {
+        runs++;
+        if (runs === 1) await held;
+        return {};
+      },
+    });
+    await new Scheduler([job], new AdvisoryJobLock(database), queue, logger).start();
+    await requestTick(queue, 'yearly', logger);
+    await expect.poll(() => runs, { timeout: 15_000 }).toBe(1);
+    // the first tick runs: two more requests leave one tick waiting, not two
+    await requestTick(queue, 'yearly', logger);
+    await requestTick(queue, 'yearly', logger);
+    release();
+    await expect.poll(() => runs, { timeout: 15_000 }).toBe(2);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(runs).toBe(2);
+  }, 60_000);
 });

@@ -75,6 +75,8 @@ export interface StageDeps {
   now(): Date;
   /** feeds read at once (the reader also limits requests per host) */
   concurrency?: number;
+  /** after publish stored new articles (e.g. their citations are looked up now, not at the next tick) */
+  onPublished?(count: number): void;
 }
 
 async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -368,6 +370,7 @@ export function createStages(d: StageDeps): PipelineStages {
         'itemsNew',
         perSource(inserted.map((row) => byUrl.get(row.canonicalUrl)!)),
       );
+      if (inserted.length) d.onPublished?.(inserted.length);
       return { published: inserted.length };
     },
   };
