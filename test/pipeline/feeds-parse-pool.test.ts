@@ -26,6 +26,8 @@ const HOSTILE_BYTES = 5 * 1024 * 1024 - 64 * 1024;
 
 describe('feeds parsed in worker threads', () => {
   let feeds: HttpPeer;
+  /** how long the hostile feed's parse took in the first test, on this machine at this time */
+  let hostileParseMs = 0;
   const hostileItems = Array.from({ length: 5 }, () => makeBenchItem());
   const ordinary = [makeItem({ title: 'Ordinary feed one, first item' }), makeItem()];
   const other = [makeItem({ title: 'Ordinary feed two, first item' })];
@@ -64,6 +66,7 @@ describe('feeds parsed in worker threads', () => {
       const seen = setInterval(() => threads.push(...pool.threadIds), 20);
       const res = await reading;
       const parseMs = performance.now() - t0;
+      hostileParseMs = parseMs;
       clearInterval(timer);
       clearInterval(seen);
       expect(res.notModified).toBe(false);
@@ -87,10 +90,18 @@ describe('feeds parsed in worker threads', () => {
     let sourceIds: string[];
     let run: Awaited<ReturnType<TestApp['container']['services']['scraper']['runNow']>>;
 
+    /**
+     * A small feed parses in a few ms of CPU, the hostile one in about a second. The limit is wall
+     * time, and the parser's thread is niced: on a loaded machine (the suite's other files) a fresh
+     * worker's first parse of an ordinary feed once took more than a fixed 250 ms. A third of the
+     * hostile parse's time measured above still stops the hostile feed and gives ordinary feeds the
+     * room the machine's load asks for
+     */
+    let limitMs = 250;
     beforeAll(async () => {
+      limitMs = Math.max(250, Math.round(hostileParseMs / 3));
       database = await createTestDatabase('pglite');
-      // a small feed parses in a few ms, the hostile one in about a second
-      t = await buildTestApp({ database, parse: { timeLimitMs: 250 } });
+      t = await buildTestApp({ database, parse: { timeLimitMs: limitMs } });
       const admin = await t.login('admin');
       ({ sourceIds } = await seedPipeline(t.app, admin.headers, {
         sources: [
@@ -113,7 +124,9 @@ describe('feeds parsed in worker threads', () => {
       const stored = (await database.db.select({ url: articles.url }).from(articles)).map((r) => r.url);
       expect(stored.sort()).toEqual([...ordinary, ...other].map((i) => i.url).sort());
       const [hostile] = await database.db.select().from(sources).where(eq(sources.id, sourceIds[1]!));
-      expect(hostile!.lastError).toMatch(/parseFeed ran longer than 250 ms and was stopped/);
+      expect(hostile!.lastError).toMatch(
+        new RegExp(`parseFeed ran longer than ${limitMs} ms and was stopped`),
+      );
       const fetches = await database.db
         .select()
         .from(sourceFetches)
@@ -124,7 +137,7 @@ describe('feeds parsed in worker threads', () => {
     it('parses again once the worker was replaced', async () => {
       const again = await t.container.services.scraper.runNow('test');
       // the run ends with every source read or failed on its own; the hostile one fails again (an
-      // ordinary feed may too when a loaded machine stretches its parse past 250 ms)
+      // ordinary feed may too when a loaded machine stretches its parse past the limit)
       expect(again.status).toMatch(/^completed/);
       expect(again.counts).toMatchObject({ sources: 3 });
       expect(again.counts.sources_failed).toBeGreaterThanOrEqual(1);
