@@ -15,7 +15,7 @@ export interface ScheduledJob {
 }
 
 /** the queue of a scheduled job's ticks */
-export const cronQueue = (job: string) => `cron.${job}`;
+const cronQueue = (job: string) => `cron.${job}`;
 
 /**
  * Asks for a tick of a scheduled job now, as a job on its tick queue: the worker that runs its
