@@ -136,11 +136,19 @@ describe('feeds parsed in worker threads', () => {
 
     it('parses again once the worker was replaced', async () => {
       const again = await t.container.services.scraper.runNow('test');
-      // the run ends with every source read or failed on its own; the hostile one fails again (an
-      // ordinary feed may too when a loaded machine stretches its parse past the limit)
       expect(again.status).toMatch(/^completed/);
       expect(again.counts).toMatchObject({ sources: 3 });
-      expect(again.counts.sources_failed).toBeGreaterThanOrEqual(1);
+      // every source was read or stopped at the limit on its own. The hostile feed may parse within
+      // the limit this time (it was set from a parse measured while the machine was busier), an
+      // ordinary one may pass it when a loaded machine stretches its parse: either is a parse by the
+      // replaced worker that ended on time, and at least one feed was read by it
+      const fetches = await database.db
+        .select({ errorCode: sourceFetches.errorCode, itemsSeen: sourceFetches.itemsSeen })
+        .from(sourceFetches)
+        .where(eq(sourceFetches.runId, again.id));
+      expect(fetches).toHaveLength(3);
+      for (const f of fetches) expect([null, 'timeout']).toContain(f.errorCode);
+      expect(fetches.filter((f) => f.errorCode === null && f.itemsSeen > 0).length).toBeGreaterThanOrEqual(1);
     });
   });
 });
