@@ -216,12 +216,13 @@ async function listenOn(
 
 /**
  * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
- * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start: 8MB
- * keeps the idle service inside its memory budget (docs/performance.md); pages that miss it are read from
- * the OS page cache (docs/decisions/0003-idle-memory.md). At 16MB the idle service held 8 MB more
- * and a page of the article list was no faster (docs/decisions/0148-idle-memory-lazy-modules.md).
+ * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start. 1MB
+ * (128 pages) holds what one backend's queries pin at once; pages that miss it are read from the OS
+ * page cache. Against 8MB the idle service holds ~8 MB less, and neither the pipeline's throughput nor
+ * a page of the list on 200k articles moved beyond the machine's noise
+ * (docs/decisions/0157-idle-memory-arenas-and-buffer-pool.md; before: 0003, 0148).
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=1MB'];
 
 /**
  * Extensions the migrations create (`create extension if not exists pg_trgm`, the trigram index of
