@@ -237,6 +237,8 @@ describe.runIf(dbUrl && redisUrl)('soak and graceful shutdown', () => {
       let finished: { status: string; counts: Record<string, number> } | undefined;
       await waitUntil(async () => {
         const r = await fetch(`${base}/admin/scraper/runs/${String(run.run_id)}`, { headers: auth });
+        // a 503 ("try again shortly": no pool connection free in time on a loaded machine) is asked again
+        if (r.status === 503) return false;
         finished = (await r.json()) as typeof finished;
         return finished!.status !== 'running';
       }, 120_000);

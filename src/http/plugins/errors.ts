@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, type ErrorCode, type ErrorKind } from '../../domain/errors.js';
+import { STORE_CONNECTION_MESSAGES } from '../../application/jobs/transient.js';
 import { codeForStatus, errorBody } from '../error-body.js';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -35,8 +36,6 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
   '08006',
 ]);
-const UNAVAILABLE_MESSAGES =
-  /connection terminated|connection refused|timeout exceeded when trying to connect|Connection is closed|client has encountered a connection error/i;
 
 /** A database or cache connection failure (the driver's error, possibly wrapped by the ORM). */
 export function isStoreUnavailable(err: unknown): boolean {
@@ -45,7 +44,7 @@ export function isStoreUnavailable(err: unknown): boolean {
     e && depth < 5;
     depth++
   ) {
-    if ((e.code && UNAVAILABLE_CODES.has(e.code)) || (e.message && UNAVAILABLE_MESSAGES.test(e.message)))
+    if ((e.code && UNAVAILABLE_CODES.has(e.code)) || (e.message && STORE_CONNECTION_MESSAGES.test(e.message)))
       return true;
     e = e.cause as typeof e;
   }
