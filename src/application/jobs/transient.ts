@@ -1,7 +1,8 @@
 /**
  * Whether a failure may pass if tried again later: a peer that is busy or away (HTTP 408, 425, 429,
  * 5xx; connection refused, reset or timed out) or a database that is restarting, overloaded, out of
- * free pool connections or found a deadlock. Anything else (a refusal, bad input, a bug) fails the same way every time.
+ * free pool connections or found a deadlock. Anything else (a refusal, bad input, a bug) fails the
+ * same way every time.
  */
 const TRANSIENT_HTTP = new Set([408, 425, 429, 500, 502, 503, 504]);
 const TRANSIENT_CODES = new Set([

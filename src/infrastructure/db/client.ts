@@ -218,8 +218,8 @@ async function listenOn(
  * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
  * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start. 1MB
  * (128 pages) holds what one backend's queries pin at once; pages that miss it are read from the OS
- * page cache. Against 8MB the idle service holds ~8 MB less, and neither the pipeline's throughput nor
- * a page of the list on 200k articles moved beyond the machine's noise
+ * page cache. Against 8MB the idle service holds ~8 MB less; the pipeline on PGlite spends ~3 % more
+ * CPU per article, and a page of the list on 200k articles moved within the machine's noise
  * (docs/decisions/0157-idle-memory-arenas-and-buffer-pool.md; before: 0003, 0148).
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=1MB'];
