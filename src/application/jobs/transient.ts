@@ -40,13 +40,13 @@ const TRANSIENT_NAMES = new Set([
 
 /**
  * A database or cache connection that could not be had or was lost, as the drivers say it in plain
- * errors without a code: node-postgres's pool when no connection frees up in time ("timeout exceeded
- * when trying to connect", a busy pool on a loaded machine), its client when connecting takes too long
- * ("timeout expired"; through a pool "Connection terminated due to connection timeout") or the server
- * drops the connection ("Connection terminated unexpectedly"), ioredis's "Connection is closed". The HTTP layer
- * answers these 503 (`isStoreUnavailable`); a job tries them again. Anchored at the start: an ORM's
- * wrapper says "Failed query: …" with the statement's parameters (outside text) and keeps the
- * driver's error as its cause, which is read in turn.
+ * errors without a code: node-postgres's pool when no connection frees up in time ("timeout
+ * exceeded when trying to connect", a busy pool on a loaded machine), its client when connecting
+ * takes too long ("timeout expired"; through a pool "Connection terminated due to connection
+ * timeout") or the server drops the connection ("Connection terminated unexpectedly"), ioredis's
+ * "Connection is closed". The HTTP layer answers these 503 (`isStoreUnavailable`); a job tries them
+ * again. Anchored at the start: an ORM's wrapper says "Failed query: …" with the statement's
+ * parameters (outside text) and keeps the driver's error as its cause, which is read in turn.
  */
 export const STORE_CONNECTION_MESSAGES =
   /^(connection terminated|connection refused|timeout exceeded when trying to connect|timeout expired$|connection is closed|client has encountered a connection error)/i;
