@@ -17,6 +17,8 @@ declare module 'vitest' {
     pgTemplate: string;
     /** this run's id: files that compile dist/ compile it once per run (compileDist) */
     testRunId: string;
+    /** a directory of this run, removed at its end (the initialized DATA_DIR's template) */
+    testRunDir: string;
   }
 }
 
@@ -36,6 +38,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteDump', prepared.dumpFile);
   project.provide('testRunId', prepared.runId);
   project.provide('pgTemplate', prepared.pgTemplate);
+  project.provide('testRunDir', prepared.dir);
   return async () => {
     if (--shared.users > 0) return;
     delete store[PREPARED];
@@ -46,6 +49,7 @@ export default async function setup(project: TestProject) {
 const PREPARED = Symbol.for('article-intel.test-global-setup');
 
 interface Prepared {
+  dir: string;
   dumpFile: string;
   runId: string;
   pgTemplate: string;
@@ -68,6 +72,7 @@ async function prepare(): Promise<Prepared> {
   await client.close();
   const pg = await template;
   return {
+    dir,
     dumpFile,
     runId: randomUUID(),
     pgTemplate: pg?.name ?? '',

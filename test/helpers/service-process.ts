@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -63,15 +63,11 @@ export function startServiceProcess(
 }
 
 /**
- * Compiles src/ to dist/ the way `npm start` does (transpile only; `npm run check` type-checks),
- * once per test run: files that run `node dist/main.js` side by side must not have dist/ rewritten
- * under them by another file's compile (a file read while tsc truncates it fails to load). The
- * first caller compiles under a lock; the others wait for it and reuse its output.
+ * Runs `make` once per test run across the workers: the first caller makes it under a lock (a
+ * directory), the others wait for its stamp file and reuse what it made.
  */
-export async function compileDist(): Promise<void> {
-  const run = inject('testRunId');
-  const stamp = join('dist', `.compiled-${run}`);
-  const lock = join(tmpdir(), `article-intel-compile-${run}`);
+async function oncePerRun(name: string, stamp: string, make: () => Promise<void>): Promise<void> {
+  const lock = join(tmpdir(), `article-intel-${name}-${inject('testRunId')}`);
   const until = Date.now() + 300_000;
   for (;;) {
     if (existsSync(stamp)) return;
@@ -79,12 +75,26 @@ export async function compileDist(): Promise<void> {
       mkdirSync(lock);
       break;
     } catch {
-      if (Date.now() > until) throw new Error('dist/ was not compiled within 5 minutes by another file');
+      if (Date.now() > until) throw new Error(`${name} was not made within 5 minutes by another file`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
   try {
     if (existsSync(stamp)) return;
+    await make();
+    writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Compiles src/ to dist/ the way `npm start` does (transpile only; `npm run check` type-checks),
+ * once per test run: files that run `node dist/main.js` side by side must not have dist/ rewritten
+ * under them by another file's compile (a file read while tsc truncates it fails to load).
+ */
+export function compileDist(): Promise<void> {
+  return oncePerRun('compile', join('dist', `.compiled-${inject('testRunId')}`), async () => {
     const { createRequire } = await import('node:module');
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], {
@@ -96,10 +106,27 @@ export async function compileDist(): Promise<void> {
     if (code !== 0) throw new Error(`tsc failed (${code}): ${stderr}`);
     for (const old of readdirSync('dist').filter((f) => f.startsWith('.compiled-')))
       rmSync(join('dist', old), { force: true });
-    writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
+}
+
+/**
+ * A new DATA_DIR (under the system's temporary directory, named by `prefix`) whose embedded database
+ * is already initialized and migrated, as a service's first start leaves it: a copy of one made once
+ * per test run by the service's own `openDatabase`. A first start spends ~2.8 s of CPU on initdb and
+ * the migrations; files whose subject is not the first start take this instead (the service still
+ * seeds and starts its job queue on it, as on any later start). The caller removes the directory.
+ */
+export async function initializedDataDir(prefix: string): Promise<string> {
+  const template = join(inject('testRunDir'), 'data-dir-template');
+  await oncePerRun('data-dir', join(inject('testRunDir'), 'data-dir-template.ready'), async () => {
+    rmSync(template, { recursive: true, force: true });
+    const { openDatabase } = await import('../../src/infrastructure/db/client.js');
+    const database = await openDatabase({ dataDir: join(template, 'pglite') });
+    await database.close();
+  });
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 /** throws unless this run's compileDist has finished (a file that starts dist/main.js calls it first) */

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDist, startServiceProcess } from '../helpers/service-process.js';
+import { compileDist, initializedDataDir, startServiceProcess } from '../helpers/service-process.js';
 import { makeItem, rssFeed, startFeedServer } from '../helpers/pipeline-factories.js';
 import type { HttpPeer } from '../peers/http-peer.js';
 
@@ -69,7 +68,11 @@ const json = async (res: Response) => ({
 });
 
 describe('the CLI beside a running service on the same DATA_DIR (PGlite)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ai-cli-lock-'));
+  // initialized: the first start is not what this file looks at
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await initializedDataDir('ai-cli-lock-');
+  });
   let feeds: HttpPeer | undefined;
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');

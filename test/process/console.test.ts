@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDist } from '../helpers/service-process.js';
+import { compileDist, initializedDataDir } from '../helpers/service-process.js';
 import { HttpPeer } from '../peers/http-peer.js';
 import { killAll, startService, until } from './service-process.js';
 
@@ -39,13 +37,14 @@ describe('the console of a running service', () => {
     await peer.stop();
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
-  const dataDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'ai-console-'));
+  /** an initialized DATA_DIR: the first start is not what this file looks at */
+  const dataDir = async () => {
+    const d = await initializedDataDir('ai-console-');
     dirs.push(d);
     return d;
   };
-  const env = () => ({
-    DATA_DIR: dataDir(),
+  const env = async () => ({
+    DATA_DIR: await dataDir(),
     API_PORT: '0',
     API_HOST: '127.0.0.1',
     SHUTDOWN_GRACE_SECONDS: '3',
@@ -55,7 +54,7 @@ describe('the console of a running service', () => {
   });
 
   it('writes JSON lines when stdout is not a terminal, no request lines at info, and one line on SIGTERM naming the run it waits for', async () => {
-    const svc = startService('api', env());
+    const svc = startService('api', await env());
     const url = String((await svc.waitFor('api.listening', 90_000)).url);
     const call = async (method: string, path: string, body?: unknown, auth?: string) => {
       const r = await fetch(`${url}${path}`, {
@@ -104,7 +103,7 @@ describe('the console of a running service', () => {
     // that shell is (dash stays between and dies of the Ctrl-C itself, so `script` answered 130
     // for a service that had stopped cleanly); SHELL is fixed so that every machine runs the same.
     const child = spawn('script', ['-qefc', `exec ${process.execPath} dist/main.js api`, '/dev/null'], {
-      env: { ...process.env, ...env(), SHELL: '/bin/sh', NODE_ENV: 'production', LOG_LEVEL: 'debug' },
+      env: { ...process.env, ...(await env()), SHELL: '/bin/sh', NODE_ENV: 'production', LOG_LEVEL: 'debug' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';

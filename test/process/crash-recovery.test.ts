@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDist } from '../helpers/service-process.js';
+import { compileDist, initializedDataDir } from '../helpers/service-process.js';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../../src/infrastructure/db/client.js';
 import { dbKinds } from '../helpers/db.js';
@@ -73,7 +73,8 @@ describe.each(dbKinds())('SIGKILL during a scrape, then a restart (%s)', (kind) 
     let env: Record<string, string>;
     let open: () => ReturnType<typeof openDatabase>;
     if (kind === 'pglite') {
-      const dataDir = mkdtempSync(join(tmpdir(), 'ai-crash-'));
+      // initialized and migrated: what is looked at here is the restarts, not the first start
+      const dataDir = await initializedDataDir('ai-crash-');
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       env = { DATA_DIR: dataDir };
       open = () => openDatabase({ dataDir: join(dataDir, 'pglite'), migrate: false });

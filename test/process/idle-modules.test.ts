@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileDist, startServiceProcess } from '../helpers/service-process.js';
+import { compileDist, initializedDataDir, startServiceProcess } from '../helpers/service-process.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
 
@@ -38,13 +37,14 @@ describe('idle npm start', () => {
 
   it('has not loaded the modules that are loaded on first use', async () => {
     await compileDist();
-    const dataDir = mkdtempSync(join(tmpdir(), 'ai-idle-'));
+    // initialized, as the idle figure is measured (the first start's initdb runs in a child process)
+    const dataDir = await initializedDataDir('ai-idle-');
     dirs.push(dataDir);
     const record = join(dataDir, 'modules.txt');
     const svc = startServiceProcess(
       ['--import', RECORDER, 'dist/main.js', 'all'],
       {
-        DATA_DIR: join(dataDir, 'data'),
+        DATA_DIR: dataDir,
         API_PORT: '0',
         PORT: '0',
         API_HOST: '127.0.0.1',

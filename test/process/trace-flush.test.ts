@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializedDataDir } from '../helpers/service-process.js';
 import { OtlpReceiver } from '../peers/otlp-receiver.js';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
@@ -23,7 +22,8 @@ describe('pending spans are sent before the process exits', () => {
   let dataDir: string;
   beforeAll(async () => {
     receiver = await new OtlpReceiver().start();
-    dataDir = mkdtempSync(join(tmpdir(), 'ai-flush-'));
+    // initialized: the first start's initdb is not what this file looks at
+    dataDir = await initializedDataDir('ai-flush-');
   });
   afterAll(async () => {
     await receiver.stop();
@@ -60,7 +60,7 @@ describe('SIGTERM flushes the pending spans', () => {
   let dataDir: string;
   beforeAll(async () => {
     receiver = await new OtlpReceiver().start();
-    dataDir = mkdtempSync(join(tmpdir(), 'ai-sigterm-'));
+    dataDir = await initializedDataDir('ai-sigterm-');
   });
   afterAll(async () => {
     await receiver.stop();

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializedDataDir } from '../helpers/service-process.js';
 
 /** Runs the real CLI entry point; resolves with its exit code and output. */
 function cli(args: string[], env: Record<string, string>) {
@@ -18,7 +17,11 @@ function cli(args: string[], env: Record<string, string>) {
 }
 
 describe('cli weekly-report', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'weekly-cli-'));
+  // initialized: the CLI's first open of a directory is not what this file looks at
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await initializedDataDir('weekly-cli-');
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs without a language-model provider: exit 0, the run says it writes extractive digests', async () => {
