@@ -189,18 +189,23 @@ export const wirePipeline = async (
     waiters,
     logger: log,
     signal: stopping.signal,
+    stopGraceMs: jobsConfig.shutdownGraceSeconds * 1000,
   });
   if (scope) execute = traceRun(scope, execute);
 
   const scraper = new ScraperService(runs, execute, log);
   /**
-   * SIGTERM: a run stops waiting for its articles (their jobs go on), then running jobs get the
-   * grace period to finish and the rest are handed back to the queue, before telemetry flushes.
+   * SIGTERM: a run stops waiting for its articles (their jobs go on) and its reads in flight get the
+   * grace period to end (then they are abandoned and the run ends interrupted); running jobs get
+   * what is left of it to finish and the rest are handed back to the queue, before telemetry flushes.
    */
   const drain = async () => {
+    // one grace period for both, as the signal's line says: what the run took of it is not given
+    // to the jobs again (pg-boss's stop takes a second at least)
+    const deadline = Date.now() + jobsConfig.shutdownGraceSeconds * 1000;
     stopping.abort();
     await scraper.idle();
-    await ctx.queue.stop(jobsConfig.shutdownGraceSeconds * 1000);
+    await ctx.queue.stop(Math.max(1000, deadline - Date.now()));
   };
   // closers run in reverse: this one before telemetry flushes and the stores close
   ctx.onClose(drain);

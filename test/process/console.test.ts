@@ -81,9 +81,19 @@ describe('the console of a running service', () => {
     await call('POST', `/admin/sources/${source.id}/fetch`, undefined, auth);
     await until(() => peer.requests.length > 0, 30_000, 'the run to read the feed');
 
+    const signalled = Date.now();
     svc.child.kill('SIGTERM');
     const line = await svc.waitFor('process.signal', 10_000);
     expect(await svc.exited).toBe(0);
+    // the feed never answers: its read is abandoned when the grace period (3 s) has passed, and the
+    // run ends as interrupted, instead of the read's own 15 s timeout keeping the process
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    const failed = svc.lines.find((l) => l.event === 'scraper.run.failed');
+    expect(String(failed?.error)).toMatch(
+      /^interrupted: the process stopped before the run had read its sources/,
+    );
+    // a source the stop interrupted is not recorded as failing
+    expect(svc.lines.filter((l) => l.event === 'scraper.source.failed')).toEqual([]);
     // every line was JSON (the helper keeps only lines that parse) and none is a request line
     expect(svc.lines.length).toBeGreaterThan(3);
     expect(svc.lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual(

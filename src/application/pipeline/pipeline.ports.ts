@@ -32,13 +32,17 @@ export type FeedReadResult =
     };
 
 /** Fetches and parses a feed with a conditional GET (the source's stored ETag / Last-Modified). */
+/** `signal` abandons a read (it throws the signal's reason), e.g. when the process stops */
 export interface FeedReader {
-  read(source: {
-    url: string;
-    kind: SourceKind;
-    etag: string | null;
-    lastModified: string | null;
-  }): Promise<FeedReadResult>;
+  read(
+    source: {
+      url: string;
+      kind: SourceKind;
+      etag: string | null;
+      lastModified: string | null;
+    },
+    signal?: AbortSignal,
+  ): Promise<FeedReadResult>;
 }
 
 /**
@@ -58,7 +62,7 @@ export class FetchRefusedError extends Error {
 
 /** Reads an article page when its feed entry carries no text; throws FetchRefusedError (SSRF). */
 export interface PageReader {
-  read(url: string): Promise<{ title: string | null; text: string }>;
+  read(url: string, signal?: AbortSignal): Promise<{ title: string | null; text: string }>;
 }
 
 /**

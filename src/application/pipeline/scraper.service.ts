@@ -33,6 +33,37 @@ export interface ExecutorDeps {
   logger: Logger;
   /** aborted when the process stops: the run is closed as interrupted (its articles' jobs go on) */
   signal?: AbortSignal;
+  /**
+   * How long a run's reads (feeds, pages) may go on once `signal` has aborted: the shutdown's grace
+   * period. Then they are abandoned and the run ends as interrupted (default: at once)
+   */
+  stopGraceMs?: number;
+}
+
+/** the error of a run whose reads the stopping process abandoned */
+const READS_ABANDONED =
+  'interrupted: the process stopped before the run had read its sources (the next run reads them)';
+
+/**
+ * A signal that aborts `graceMs` after `stopping` does (at once when it already has); `dispose` lets
+ * the run go without it.
+ */
+function afterGrace(stopping: AbortSignal | undefined, graceMs: number) {
+  const controller = new AbortController();
+  if (!stopping) return { signal: controller.signal, dispose: () => undefined };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    timer = setTimeout(() => controller.abort(new Error(READS_ABANDONED)), graceMs);
+  };
+  if (stopping.aborted) stop();
+  else stopping.addEventListener('abort', stop, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      stopping.removeEventListener('abort', stop);
+    },
+  };
 }
 
 /**
@@ -48,7 +79,8 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   const log = d.logger;
   return async (info, progress) => {
     const started = Date.now();
-    const run: RunContext = { ...info, counts: {} };
+    const reads = afterGrace(d.signal, d.stopGraceMs ?? 0);
+    const run: RunContext = { ...info, counts: {}, signal: reads.signal };
     const { analyzer } = await d.models.forRun(run.id);
     log.info({ event: 'scraper.run.started', run_id: run.id, trigger: run.trigger, analyzer: analyzer.name });
     const stage = async <T>(
@@ -97,8 +129,11 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
         await d.closeRun({ runId: run.id, status: 'completed', error: null });
     } catch (err) {
       const error = messageOf(err);
-      log.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
+      if (reads.signal.aborted) log.warn({ event: 'scraper.run.failed', run_id: run.id, error });
+      else log.error({ event: 'scraper.run.failed', run_id: run.id, error, err });
       await d.closeRun({ runId: run.id, status: 'failed', error, counts: run.counts });
+    } finally {
+      reads.dispose();
     }
     const end = await waitForEnd(d, run.id, progress);
     progress?.({ stage: 'done', done: 1, total: 1 });

@@ -16,16 +16,19 @@ export class HttpFeedReader implements FeedReader {
     private readonly parsing: Parsing = inProcessParsing,
   ) {}
 
-  async read(source: {
-    url: string;
-    kind: SourceKind;
-    etag: string | null;
-    lastModified: string | null;
-  }): Promise<FeedReadResult> {
+  async read(
+    source: {
+      url: string;
+      kind: SourceKind;
+      etag: string | null;
+      lastModified: string | null;
+    },
+    signal?: AbortSignal,
+  ): Promise<FeedReadResult> {
     const headers: Record<string, string> = { accept: FEED_ACCEPT };
     if (source.etag) headers['if-none-match'] = source.etag;
     if (source.lastModified) headers['if-modified-since'] = source.lastModified;
-    const doc = await this.http.get(source.url, headers);
+    const doc = await this.http.get(source.url, headers, { signal });
     if (doc.status === 304) return { notModified: true, status: 304 };
     return {
       notModified: false,
@@ -47,11 +50,11 @@ export class HttpPageReader implements PageReader {
     private readonly parsing: Parsing = inProcessParsing,
   ) {}
 
-  async read(url: string): Promise<{ title: string | null; text: string }> {
+  async read(url: string, signal?: AbortSignal): Promise<{ title: string | null; text: string }> {
     const doc = await this.http.get(
       url,
       { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' },
-      { untrusted: true },
+      { untrusted: true, signal },
     );
     // a PDF or an image behind the link would become a garbled article text
     const type = doc.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();

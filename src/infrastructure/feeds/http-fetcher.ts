@@ -38,6 +38,8 @@ export interface FetchedDocument {
 export interface GetOptions {
   /** the URL came from feed content: every hop goes through the SSRF guard */
   untrusted?: boolean;
+  /** abandons the request (its reason is what `get` throws), e.g. when the process stops */
+  signal?: AbortSignal;
 }
 
 interface Client {
@@ -119,7 +121,8 @@ export class HttpFetcher {
     headers: Record<string, string> = {},
     opts: GetOptions = {},
   ): Promise<FetchedDocument> {
-    const signal = AbortSignal.timeout(this.limits.timeoutMs);
+    const timeout = AbortSignal.timeout(this.limits.timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const { fetch, open, guarded } = await this.connect();
     let current = url;
     // host with its port: another port of the same host is another service, judged like any hop
@@ -160,6 +163,8 @@ export class HttpFetcher {
         current = new URL(result.redirect, current).toString();
       }
     } catch (err) {
+      // abandoned by the caller: its reason, not a failure of the source
+      if (opts.signal?.aborted) throw opts.signal.reason;
       if (err instanceof FetchError || err instanceof FetchRefusedError) throw err;
       const e = err as Error;
       if (e.cause instanceof FetchRefusedError) throw e.cause;
