@@ -85,11 +85,12 @@ export interface StageDeps {
   onPublished?(count: number): void;
 }
 
+/** runs `fn` over `items`, `size` at a time; none starts once `signal` has aborted (its reason is thrown) */
 async function pool<T, R>(
   items: T[],
   size: number,
+  signal: AbortSignal | undefined,
   fn: (item: T) => Promise<R>,
-  signal?: AbortSignal,
 ): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
@@ -137,29 +138,24 @@ export function createStages(d: StageDeps): PipelineStages {
       PAGES_PER_RUN,
     );
     const reopened: ArticleJobData[] = [];
-    await pool(
-      due,
-      size,
-      async (a) => {
-        try {
-          const page = await d.pages.read(a.url, run.signal);
-          if (!page.text) throw new Error('the page has no text');
-          if (await d.articles.reopenWithPage(a.id, run.id, page.text))
-            reopened.push({
-              runId: run.id,
-              articleId: a.id,
-              topicId: a.topicId,
-              url: a.url,
-              source: a.source,
-            });
-        } catch (err) {
-          if (run.signal?.aborted) throw err;
-          await d.articles.pageMissed(a.id);
-          log.info({ event: 'scraper.page.retry_failed', run_id: run.id, url: a.url, error: messageOf(err) });
-        }
-      },
-      run.signal,
-    );
+    await pool(due, size, run.signal, async (a) => {
+      try {
+        const page = await d.pages.read(a.url, run.signal);
+        if (!page.text) throw new Error('the page has no text');
+        if (await d.articles.reopenWithPage(a.id, run.id, page.text))
+          reopened.push({
+            runId: run.id,
+            articleId: a.id,
+            topicId: a.topicId,
+            url: a.url,
+            source: a.source,
+          });
+      } catch (err) {
+        if (run.signal?.aborted) throw err;
+        await d.articles.pageMissed(a.id);
+        log.info({ event: 'scraper.page.retry_failed', run_id: run.id, url: a.url, error: messageOf(err) });
+      }
+    });
     if (!reopened.length) return;
     count(run, 'pages_recovered', reopened.length);
     await d.jobs.enqueue(reopened);
@@ -169,74 +165,69 @@ export function createStages(d: StageDeps): PipelineStages {
     async discover(run) {
       const sources = await sourcesOf(d.sources, run.scope, d.now());
       const results: NewSourceFetch[] = [];
-      const perSourceEntries = await pool(
-        sources,
-        size,
-        async (source) => {
-          const startedAt = d.now();
-          const t0 = Date.now();
-          const result = (r: Partial<NewSourceFetch>): NewSourceFetch => ({
-            sourceId: source.id,
-            runId: run.id,
-            startedAt,
-            durationMs: Date.now() - t0,
-            httpStatus: null,
-            itemsSeen: 0,
-            itemsNew: 0,
-            itemsDuplicate: 0,
-            errorCode: null,
-            error: null,
-            ...r,
-          });
-          try {
-            const res = await d.feeds.read(source, run.signal);
-            if (res.notModified) {
-              count(run, 'sources_not_modified');
-              results.push(result({ httpStatus: res.status ?? 304 }));
-              await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: null });
-              return [];
-            }
-            const seen = res.entries.length;
-            // the new and duplicate counts are known once the run has de-duplicated and stored them
-            results.push(
-              result({
-                httpStatus: res.status ?? 200,
-                itemsSeen: seen,
-                itemsNew: seen ? null : 0,
-                itemsDuplicate: seen ? null : 0,
-              }),
-            );
-            await d.sources.recordFetch(source.id, {
-              etag: res.etag,
-              lastModified: res.lastModified,
-              lastFetchedAt: startedAt,
-              lastError: null,
-            });
-            return res.entries.map((entry) => ({ source, entry }));
-          } catch (err) {
-            if (run.signal?.aborted) throw err;
-            count(run, 'sources_failed');
-            const problem = feedProblemOf(err);
-            log.warn({
-              event: 'scraper.source.failed',
-              run_id: run.id,
-              source_id: source.id,
-              url: source.url,
-              error: messageOf(err),
-            });
-            results.push(
-              result({
-                httpStatus: problem.httpStatus ?? null,
-                errorCode: problem.code,
-                error: problem.message,
-              }),
-            );
-            await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: messageOf(err) });
+      const perSourceEntries = await pool(sources, size, run.signal, async (source) => {
+        const startedAt = d.now();
+        const t0 = Date.now();
+        const result = (r: Partial<NewSourceFetch>): NewSourceFetch => ({
+          sourceId: source.id,
+          runId: run.id,
+          startedAt,
+          durationMs: Date.now() - t0,
+          httpStatus: null,
+          itemsSeen: 0,
+          itemsNew: 0,
+          itemsDuplicate: 0,
+          errorCode: null,
+          error: null,
+          ...r,
+        });
+        try {
+          const res = await d.feeds.read(source, run.signal);
+          if (res.notModified) {
+            count(run, 'sources_not_modified');
+            results.push(result({ httpStatus: res.status ?? 304 }));
+            await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: null });
             return [];
           }
-        },
-        run.signal,
-      );
+          const seen = res.entries.length;
+          // the new and duplicate counts are known once the run has de-duplicated and stored them
+          results.push(
+            result({
+              httpStatus: res.status ?? 200,
+              itemsSeen: seen,
+              itemsNew: seen ? null : 0,
+              itemsDuplicate: seen ? null : 0,
+            }),
+          );
+          await d.sources.recordFetch(source.id, {
+            etag: res.etag,
+            lastModified: res.lastModified,
+            lastFetchedAt: startedAt,
+            lastError: null,
+          });
+          return res.entries.map((entry) => ({ source, entry }));
+        } catch (err) {
+          if (run.signal?.aborted) throw err;
+          count(run, 'sources_failed');
+          const problem = feedProblemOf(err);
+          log.warn({
+            event: 'scraper.source.failed',
+            run_id: run.id,
+            source_id: source.id,
+            url: source.url,
+            error: messageOf(err),
+          });
+          results.push(
+            result({
+              httpStatus: problem.httpStatus ?? null,
+              errorCode: problem.code,
+              error: problem.message,
+            }),
+          );
+          await d.sources.recordFetch(source.id, { lastFetchedAt: startedAt, lastError: messageOf(err) });
+          return [];
+        }
+      });
       await d.sources.addFetchResults(results);
       const entries = perSourceEntries.flat();
       count(run, 'sources', sources.length);
@@ -258,72 +249,67 @@ export function createStages(d: StageDeps): PipelineStages {
             })
           ).url
         : new Map<string, string>();
-      const built = await pool(
-        discovery.entries,
-        size,
-        async ({ source, entry }) => {
-          let { title, content } = entry;
-          let titleOnly = false;
-          if (!content && !entry.summary && !(entry.title.trim() && stored.has(canonicalizeUrl(entry.url)))) {
-            try {
-              const page = await d.pages.read(entry.url, run.signal);
-              content = page.text || null;
-              title ||= page.title ?? '';
-            } catch (err) {
-              if (run.signal?.aborted) throw err;
-              // a page the SSRF guard would not reach is its own reason, apart from failed fetches
-              const refused = err instanceof FetchRefusedError;
-              count(run, refused ? 'fetch_refused' : 'fetch_failed');
-              log.warn({
-                event: refused ? 'scraper.page.refused' : 'scraper.page.failed',
-                run_id: run.id,
-                source_id: source.id,
-                url: entry.url,
-                error: messageOf(err),
-              });
-              // a refused page is not stored; one that failed is stored title-only, its page read
-              // again by later runs (reopenPages)
-              if (refused) return null;
-              titleOnly = true;
-            }
+      const built = await pool(discovery.entries, size, run.signal, async ({ source, entry }) => {
+        let { title, content } = entry;
+        let titleOnly = false;
+        if (!content && !entry.summary && !(entry.title.trim() && stored.has(canonicalizeUrl(entry.url)))) {
+          try {
+            const page = await d.pages.read(entry.url, run.signal);
+            content = page.text || null;
+            title ||= page.title ?? '';
+          } catch (err) {
+            if (run.signal?.aborted) throw err;
+            // a page the SSRF guard would not reach is its own reason, apart from failed fetches
+            const refused = err instanceof FetchRefusedError;
+            count(run, refused ? 'fetch_refused' : 'fetch_failed');
+            log.warn({
+              event: refused ? 'scraper.page.refused' : 'scraper.page.failed',
+              run_id: run.id,
+              source_id: source.id,
+              url: entry.url,
+              error: messageOf(err),
+            });
+            // a refused page is not stored; one that failed is stored title-only, its page read
+            // again by later runs (reopenPages)
+            if (refused) return null;
+            titleOnly = true;
           }
-          title = title.trim();
-          if (!title || !/^https?:\/\//i.test(entry.url)) {
-            count(run, 'invalid');
-            return null;
-          }
-          const doi = entry.doi ?? extractDoi(entry.url);
-          const arxivId = entry.arxivId ?? extractArxivId(entry.url);
-          const article: NewArticle = {
-            topicId: source.topicId,
-            sourceId: source.id,
-            source: source.name,
-            url: entry.url,
-            canonicalUrl: canonicalizeUrl(entry.url),
-            title,
-            normalizedTitle: normalizeTitle(title),
-            author: entry.author,
-            content: content ?? entry.summary,
-            publishedAt: entry.publishedAt,
+        }
+        title = title.trim();
+        if (!title || !/^https?:\/\//i.test(entry.url)) {
+          count(run, 'invalid');
+          return null;
+        }
+        const doi = entry.doi ?? extractDoi(entry.url);
+        const arxivId = entry.arxivId ?? extractArxivId(entry.url);
+        const article: NewArticle = {
+          topicId: source.topicId,
+          sourceId: source.id,
+          source: source.name,
+          url: entry.url,
+          canonicalUrl: canonicalizeUrl(entry.url),
+          title,
+          normalizedTitle: normalizeTitle(title),
+          author: entry.author,
+          content: content ?? entry.summary,
+          publishedAt: entry.publishedAt,
+          doi,
+          arxivId,
+          metadata: {
             doi,
-            arxivId,
-            metadata: {
-              doi,
-              arxiv_id: arxivId,
-              feed_summary: entry.summary,
-              // the feed's own HTML, sanitised when the reader view serves it (content is plain text later)
-              content_html: (entry.html ?? entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
-              categories: entry.categories,
-              source_kind: source.kind,
-              // the tries of its page so far
-              ...(titleOnly ? { page_missing: 1 } : {}),
-            },
-            runId: run.id,
-          };
-          return article;
-        },
-        run.signal,
-      );
+            arxiv_id: arxivId,
+            feed_summary: entry.summary,
+            // the feed's own HTML, sanitised when the reader view serves it (content is plain text later)
+            content_html: (entry.html ?? entry.content ?? entry.summary)?.slice(0, 200_000) ?? null,
+            categories: entry.categories,
+            source_kind: source.kind,
+            // the tries of its page so far
+            ...(titleOnly ? { page_missing: 1 } : {}),
+          },
+          runId: run.id,
+        };
+        return article;
+      });
       const fetched = built.filter((a): a is NewArticle => a !== null);
       count(run, 'fetched', fetched.length);
       const titleOnly = fetched.filter((a) => a.metadata.page_missing).length;
