@@ -15,27 +15,36 @@ if (!withBrowser)
 
 /**
  * Files that measure the process they run in (its memory, CPU time or event-loop stalls) run in a
- * fresh one: a worker that ran other files before them would lend them its heap and its leftovers
+ * fresh one: a worker that ran other files before them would lend them its heap and its leftovers.
+ * The long ones (the soak and the memory test) start the run beside the browser files; the short
+ * ones time their own threads and loop, so the sequencer starts them last (`timing`), when the
+ * machine is quietest
  */
-const ISOLATED = [
-  'test/soak/**/*.test.ts',
+const ISOLATED_LONG = ['test/soak/**/*.test.ts'];
+const ISOLATED_TIMING = [
   'test/pipeline/feeds-normalise.test.ts',
   'test/pipeline/feeds-hostile.test.ts',
   'test/pipeline/feeds-parse-pool.test.ts',
   'test/db/pglite-turns.test.ts',
 ];
+const CORES = availableParallelism();
 
 /**
  * Half again as many workers as cores: many files spend much of their time waiting (a browser for a
  * page, a child process for its log line, a peer's schedule). With one worker a core, the two cores
  * of a CI machine stood idle a quarter of the run (632 s); with three, a tenth (571 s), and the run
- * is bound by CPU (the README's "Where the suite's time goes")
+ * is bound by CPU (the README's "Where the suite's time goes"). Four were no faster (436 s against
+ * 417 in one pair of runs; 395 against 375-394 in a later one), and running the default files in a
+ * phase of their own with four workers (`sequence.groupOrder`) once stalled a minute between the
+ * phases, Vitest waiting for a worker of the first to stop
  */
-const WORKERS = Math.max(2, Math.ceil(availableParallelism() * 1.5));
+const WORKERS = Math.max(2, Math.ceil(CORES * 1.5));
 
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
+    // TEST_CPU_RECORD=<path>: each file's CPU, for test/durations.json (npm run test:durations)
+    setupFiles: ['test/helpers/cpu-recorder.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -53,7 +62,14 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['node_modules', 'dist', 'web/**', 'test/browser/**', ...ISOLATED],
+          exclude: [
+            'node_modules',
+            'dist',
+            'web/**',
+            'test/browser/**',
+            ...ISOLATED_LONG,
+            ...ISOLATED_TIMING,
+          ],
           isolate: false,
         },
       },
@@ -61,7 +77,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
-          include: ISOLATED,
+          include: ISOLATED_LONG,
+          exclude: ['node_modules', 'dist', 'web/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing',
+          include: ISOLATED_TIMING,
           exclude: ['node_modules', 'dist', 'web/**'],
         },
       },
