@@ -190,7 +190,7 @@ export const SETTINGS = {
   SHUTDOWN_GRACE_SECONDS: int(
     1,
     3600,
-    "on SIGTERM or SIGINT (Ctrl-C), how long running jobs get to finish before they are handed back to the queue; the signal's one log line names the runs and jobs it waits for and the longest the stop takes (15 s more); a second Ctrl-C stops at once",
+    "on SIGTERM or SIGINT (Ctrl-C), how long a scrape run still reading its feeds and pages and the running jobs get to finish, together: then the run's reads are abandoned (it ends interrupted, and the next run reads those sources) and unfinished jobs are handed back to the queue; the signal's one log line names the runs and jobs it waits for and the longest the stop takes (15 s more); a second Ctrl-C stops at once",
     { ...J, default: 30 },
   ),
   JOB_CONCURRENCY: int(1, 256, 'article jobs one process works on at once', { ...J, default: 16 }),

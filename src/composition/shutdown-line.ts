@@ -4,7 +4,7 @@ export interface StopWork {
   runs: string[];
   /** queued jobs being worked on now, per queue */
   jobs: { queue: string; jobs: number }[];
-  /** how long running jobs get to finish before they are handed back */
+  /** how long a run's reads and the running jobs get to finish (then abandoned, handed back) */
   graceSeconds: number;
   /** the hard limit, after which the process exits whatever is left */
   limitSeconds: number;
