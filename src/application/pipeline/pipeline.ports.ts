@@ -31,18 +31,20 @@ export type FeedReadResult =
       status?: number;
     };
 
-/** Fetches and parses a feed with a conditional GET (the source's stored ETag / Last-Modified). */
-/** `signal` abandons a read (it throws the signal's reason), e.g. when the process stops */
+/** What a feed read needs of its source: where, what kind, and the validators of the last read. */
+export interface FeedSourceRef {
+  url: string;
+  kind: SourceKind;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * Fetches and parses a feed with a conditional GET (the source's stored ETag / Last-Modified).
+ * `signal` abandons a read (it throws the signal's reason), e.g. when the process stops.
+ */
 export interface FeedReader {
-  read(
-    source: {
-      url: string;
-      kind: SourceKind;
-      etag: string | null;
-      lastModified: string | null;
-    },
-    signal?: AbortSignal,
-  ): Promise<FeedReadResult>;
+  read(source: FeedSourceRef, signal?: AbortSignal): Promise<FeedReadResult>;
 }
 
 /**

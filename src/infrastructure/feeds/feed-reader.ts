@@ -1,5 +1,9 @@
-import type { FeedReadResult, FeedReader, PageReader } from '../../application/pipeline/pipeline.ports.js';
-import type { SourceKind } from '../../domain/catalog.js';
+import type {
+  FeedReadResult,
+  FeedReader,
+  FeedSourceRef,
+  PageReader,
+} from '../../application/pipeline/pipeline.ports.js';
 import { FetchError, type HttpFetcher } from './http-fetcher.js';
 import { inProcessParsing, type Parsing } from './parse-pool.js';
 
@@ -16,15 +20,7 @@ export class HttpFeedReader implements FeedReader {
     private readonly parsing: Parsing = inProcessParsing,
   ) {}
 
-  async read(
-    source: {
-      url: string;
-      kind: SourceKind;
-      etag: string | null;
-      lastModified: string | null;
-    },
-    signal?: AbortSignal,
-  ): Promise<FeedReadResult> {
+  async read(source: FeedSourceRef, signal?: AbortSignal): Promise<FeedReadResult> {
     const headers: Record<string, string> = { accept: FEED_ACCEPT };
     if (source.etag) headers['if-none-match'] = source.etag;
     if (source.lastModified) headers['if-modified-since'] = source.lastModified;
