@@ -99,3 +99,39 @@ describe('a tick asked for now', () => {
     expect(runs).toBe(2);
   }, 60_000);
 });
+
+/**
+ * pg-boss reads the schedules every `cronMonitorIntervalSeconds` (30 by default) and the worker
+ * roles make theirs after the queue has started, so a schedule's first tick came 30-36 s after
+ * start and any tick up to ~35 s after its time. Read every 5 s, a schedule made after start fires
+ * within seconds (the bound here leaves room for a busy machine; at 30 s it cannot be met).
+ */
+describe('a schedule made after the queue started', () => {
+  let database: Database;
+  let queue: PgBossJobQueue;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await queue?.stop(1000);
+    await database.close();
+  });
+
+  it('fires within seconds of its time, not at the next half-minute check', async () => {
+    const logger = pino({ level: 'silent' });
+    queue = new PgBossJobQueue(database, logger);
+    const ran: number[] = [];
+    const job = scheduledJob({
+      name: 'every-second',
+      cron: '* * * * * *',
+      run: () => {
+        ran.push(Date.now());
+        return Promise.resolve({});
+      },
+    });
+    const scheduled = Date.now();
+    await new Scheduler([job], new AdvisoryJobLock(database), queue, logger).start();
+    await expect.poll(() => ran.length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+    expect(ran[0]! - scheduled).toBeLessThan(20_000);
+  }, 60_000);
+});

@@ -73,7 +73,15 @@ describe.runIf(prometheusAvailable())('the README’s self-hosted Prometheus exa
     );
     t = await buildTestApp({ env: { ...readmeEnv, FETCH_ALLOWED_HOSTS: '127.0.0.1' } });
     const serviceUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    writeFileSync(join(dir, 'prometheus.yml'), scrape.replace(README_TARGET, new URL(serviceUrl).host));
+    // the README's file with two changes: the service's port, and a 1 s scrape for the README's
+    // 15 s (increase() needs two scrapes of a new counter; at 15 s this file waited half a minute)
+    expect(scrape).toContain('scrape_interval: 15s');
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      scrape
+        .replace(README_TARGET, new URL(serviceUrl).host)
+        .replace('scrape_interval: 15s', 'scrape_interval: 1s'),
+    );
     admin = (await t.login('admin')).headers;
     feeds = await startFeedServer({ '/feed.xml': rssFeed(Array.from({ length: 4 }, () => makeItem())) });
     await prometheus.start();
@@ -116,7 +124,7 @@ describe.runIf(prometheusAvailable())('the README’s self-hosted Prometheus exa
     };
 
     // the README's label is deployment_environment: local, so the Environment filter "local" finds it;
-    // increase() needs two scrapes of the new counter (README: scrape_interval 15s)
+    // increase() needs two scrapes of the new counter
     const local = await until(
       async () => {
         const r = await ask(await panel('local', 'met-articles'));

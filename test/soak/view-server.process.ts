@@ -1,9 +1,10 @@
 /**
  * The api alone in a process of its own, for the bounded-memory soak: its resident set is then the
- * api's, not the test runner's (Vitest, light-my-request and the client's own buffers stay out).
- * Started by test/soak/bounded-memory.test.ts with `--expose-gc`; talks over IPC:
- * it sends `{ port, articleId }` once listening, and answers `stats` with its memory after a full
- * collection, the cache's size and its longest key.
+ * api's, not the test runner's (Vitest, light-my-request, the peers' and the client's own buffers
+ * stay out). Started by test/soak/bounded-memory.test.ts with `--expose-gc`, and with the settings
+ * of its case as JSON in `SOAK_SERVER_ENV`; talks over IPC: it sends `{ port, articleId, adminToken }`
+ * once listening, and answers `stats` with its memory after a full collection, the cache's size and
+ * its longest key.
  */
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
@@ -33,6 +34,7 @@ const config = loadConfig({
   SCHEDULER_ENABLED: 'false',
   RATE_LIMIT_VIEWS_PER_MINUTE: '1000000',
   MEMORY_CACHE_MAX_MB: '8',
+  ...(JSON.parse(process.env.SOAK_SERVER_ENV ?? '{}') as Record<string, string>),
 });
 const container = await createContainer(config, {
   database,
@@ -44,6 +46,9 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const topic = await makeTopic(database.db);
 const [article] = await makeArticles(database.db, 1, () => ({ topicId: topic.id }));
 const { port } = app.server.address() as { port: number };
+const admin = { email: 'soak-admin@example.test', password: 'soak-password-123', role: 'admin' as const };
+await container.services.auth.ensureUser(admin);
+const { access_token: adminToken } = await container.services.auth.login(admin);
 
 process.on('message', (m: unknown) => {
   if (m === 'stop') {
@@ -64,8 +69,8 @@ process.on('message', (m: unknown) => {
     let longestKey = 0;
     for await (const keys of cache.scan(''))
       for (const k of keys) longestKey = Math.max(longestKey, k.length);
-    const { rss, heapUsed } = process.memoryUsage();
-    process.send!({ rss, heapUsed, cacheBytes: cache.size, longestKey });
+    const { rss, heapUsed, external } = process.memoryUsage();
+    process.send!({ rss, heapUsed, external, cacheBytes: cache.size, longestKey });
   })();
 });
-process.send({ port, articleId: article!.id });
+process.send({ port, articleId: article!.id, adminToken });

@@ -69,6 +69,12 @@ export class PgBossJobQueue implements JobQueue {
       monitorIntervalSeconds: supervise,
       useListenNotify: true,
       registerInstance: false,
+      // schedules are read every 5 s and their due ticks sent on within 2 s (pg-boss's defaults are
+      // 30 and 5): a tick runs within seconds of its time, and a schedule made after start (every
+      // one is) waits 5 s for its first read, not 30. Each read is one statement on one row
+      // (docs/decisions/0050)
+      cronMonitorIntervalSeconds: 5,
+      cronWorkerIntervalSeconds: 2,
     };
     const d = this.database;
     const boss =
