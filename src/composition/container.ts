@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { embeddedDatabaseDir } from '../infrastructure/db/data-dir.js';
 import type { Logger as Pino } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import { configuredSecrets } from './secrets.js';
@@ -124,7 +124,7 @@ export async function createContainer(
 
   const database =
     overrides.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: embeddedDatabaseDir(config.dataDir) }));
   if (!overrides.database) onClose(() => database.close());
   await seedDatabase(database.db);
 

@@ -1,11 +1,15 @@
 /**
  * `npm run cli -- <command> [options]`: one entry point with subcommands (docs/architecture.md).
- * Commands build the same container as the service and run one use case.
+ * Commands build the same container as the service and run one use case. Beside a service that
+ * holds the embedded database, a command goes through that service, and the container (the
+ * database, the pipeline and the rest, ~1 s of start-up) is not loaded at all.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.js';
-import { createContainer, type Container } from '../composition/container.js';
+import type { Container } from '../composition/container.js';
 import { runningServiceApi } from '../composition/local-admin.js';
+import { dataDirHolder } from '../infrastructure/db/data-dir-lock.js';
+import { embeddedDatabaseDir } from '../infrastructure/db/data-dir.js';
 import type { ServiceApi } from './commands/command.js';
 import { commands } from './commands/index.js';
 import { cliLogDestination } from './terminal.js';
@@ -38,8 +42,23 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   let container: Container;
   let config: Config | undefined;
+  // PGlite's DATA_DIR held by a running service: never a second open (issue 15); the command goes
+  // through that service's admin API instead
+  const besideService = (pid: number | undefined): Promise<number> | number => {
+    const api = pid && config ? runningServiceApi(config.dataDir, pid) : null;
+    if (api && command.viaService) return viaService(name, api, () => command.viaService!(api, values));
+    console.error(
+      `${name}: the service (pid ${pid}) holds the database in DATA_DIR and its admin API cannot be ` +
+        `reached from here (is it still starting, or running without the api role?); ` +
+        `${command.whileServiceRuns ?? 'stop the service first'}, or stop the service and run this again`,
+    );
+    return 2;
+  };
   try {
     config = loadConfig();
+    const holder = config.databaseUrl ? null : dataDirHolder(embeddedDatabaseDir(config.dataDir));
+    if (holder !== null) return await besideService(holder);
+    const { createContainer } = await import('../composition/container.js');
     container = await createContainer(config, {
       logDestination: cliLogDestination(values.json === true),
     });
@@ -48,19 +67,9 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(e.message);
       return 1;
     }
-    // PGlite's DATA_DIR is held by a running service: never a second open (issue 15); the command
-    // goes through that service's admin API instead
-    if ((e as { code?: unknown }).code === 'data_dir_locked') {
-      const { pid } = e as { pid?: number };
-      const api = pid && config ? runningServiceApi(config.dataDir, pid) : null;
-      if (api && command.viaService) return viaService(name, api, () => command.viaService!(api, values));
-      console.error(
-        `${name}: the service (pid ${pid}) holds the database in DATA_DIR and its admin API cannot be ` +
-          `reached from here (is it still starting, or running without the api role?); ` +
-          `${command.whileServiceRuns ?? 'stop the service first'}, or stop the service and run this again`,
-      );
-      return 2;
-    }
+    // a service that took the directory after the look above
+    if ((e as { code?: unknown }).code === 'data_dir_locked')
+      return besideService((e as { pid?: number }).pid);
     throw e;
   }
   try {

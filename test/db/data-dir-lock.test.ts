@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from '../../src/infrastructure/db/data-dir-lock.js';
+import { dataDirHolder, DataDirLockedError, lockDataDir } from '../../src/infrastructure/db/data-dir-lock.js';
 
 describe('the PGlite DATA_DIR lock', () => {
   const root = mkdtempSync(join(tmpdir(), 'dir-lock-'));
@@ -41,6 +41,9 @@ describe('the PGlite DATA_DIR lock', () => {
       expect(err!.code).toBe('data_dir_locked');
       expect(err!.pid).toBe(other.pid);
       expect(lockOf(dir).pid).toBe(other.pid);
+      // the CLI's look before it loads anything: the holder, without taking or moving the lock
+      expect(dataDirHolder(dir)).toBe(other.pid);
+      expect(lockOf(dir).pid).toBe(other.pid);
     } finally {
       other.kill('SIGKILL');
       await new Promise((r) => other.once('exit', r));
@@ -49,8 +52,11 @@ describe('the PGlite DATA_DIR lock', () => {
 
   it('takes over a stale lock left by a dead process, and one of our own pid from an earlier life', () => {
     const dir = join(root, 'c');
+    expect(dataDirHolder(dir)).toBeNull();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     writeLock(dir, Number(dead.stdout.toString()));
+    // a stale lock has no holder: the CLI opens the directory itself (and takes the lock over)
+    expect(dataDirHolder(dir)).toBeNull();
     const release = lockDataDir(dir);
     expect(lockOf(dir).pid).toBe(process.pid);
     release();

@@ -72,6 +72,17 @@ function create(path: string): boolean {
 }
 
 /**
+ * The pid of the live process that holds the lock of `dir`, or null when no one does (no lock, or a
+ * stale one): a look, not a take. The CLI asks it first, so that a command beside a running service
+ * goes to that service without loading the database and the rest of the service first.
+ */
+export function dataDirHolder(dir: string): number | null {
+  const path = `${dir}.lock`;
+  const lock = read(path);
+  return lock && !stale(path, lock) ? lock.pid : null;
+}
+
+/**
  * Takes the lock of `dir` (the file `<dir>.lock`) or throws DataDirLockedError naming its owner.
  * Answers the release function.
  */

@@ -118,3 +118,8 @@ export function explainDataDirFailure(dir: string, err: unknown): unknown {
   const code = codeOf(err);
   return code ? new DataDirError(resolve(dir), code) : err;
 }
+
+/** where the embedded database (PGlite) keeps its files inside `DATA_DIR` */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return join(dataDir, 'pglite');
+}
