@@ -14,18 +14,22 @@ if pid == 0:
 screen = []
 
 
-def drain(seconds):
+def drain(seconds, quiet=0.6):
+    """Reads the screen until it has been quiet for `quiet` seconds (newsboat has drawn what the
+    last key asked for, including what it fetched from the server first), `seconds` at most."""
     end = time.time() + seconds
-    while time.time() < end:
-        r, _, _ = select.select([fd], [], [], 0.1)
+    last = time.time()
+    while time.time() < end and time.time() - last < quiet:
+        r, _, _ = select.select([fd], [], [], 0.05)
         if r:
             try:
                 screen.append(os.read(fd, 65536).decode('utf-8', 'replace'))
             except OSError:
                 return
+            last = time.time()
 
 
-drain(4)
+drain(8, quiet=1.0)
 DOWN = b'\x1bOB'  # the down arrow in the keypad mode newsboat sets
 for key, wait in ((DOWN, 1), (DOWN, 1), (DOWN, 1), (b'\r', 3), (b'\r', 4), (b'q', 2), (b'q', 2), (b'q', 3)):
     os.write(fd, key)
