@@ -103,7 +103,11 @@ describe.skipIf(!CLI)('MCP Inspector CLI lists the tools and calls each', () => 
         ['mark_read', `id=${article.id}`],
         ['set_favorite', `id=${article.id}`],
       ];
-      for (const c of calls) {
+      // every tool at the api's address; at the web role's, which forwards /mcp as it is, one that
+      // reads and one that writes (each Inspector run is a Node process of ~1 CPU-s)
+      const asked =
+        at === 'api' ? calls : calls.filter((c) => ['search_articles', 'mark_read'].includes(c[0]));
+      for (const c of asked) {
         const r = await inspector(url, write, 'tools/call', c);
         expect(r.isError ?? false, `${c[0]}: ${JSON.stringify(r.content)}`).toBe(false);
         // every answer names its articles by their URL (the topics list names its feed URLs)
