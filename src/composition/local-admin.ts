@@ -7,6 +7,8 @@ import {
   writeLocalAdminFile,
 } from '../infrastructure/local-admin/local-admin-channel.js';
 import { LocalAdminClient } from '../infrastructure/local-admin/local-admin-client.js';
+import { dataDirHolder } from '../infrastructure/db/data-dir-lock.js';
+import { embeddedDatabaseDir } from '../infrastructure/db/data-dir.js';
 
 /**
  * The service's side of the CLI's local admin channel: a secret for this start when the database
@@ -33,4 +35,12 @@ export function localAdminChannel(kind: 'pglite' | 'postgres', dataDir: string) 
 export function runningServiceApi(dataDir: string, pid: number): ServiceApi | null {
   const channel = readLocalAdminFile(dataDir);
   return channel && channel.pid === pid ? new LocalAdminClient(channel) : null;
+}
+
+/**
+ * The pid of the live service that holds the embedded database in DATA_DIR, or null: a look at its
+ * lock, nothing loaded or taken (the CLI asks before it builds a container of its own).
+ */
+export function embeddedDatabaseHolder(dataDir: string): number | null {
+  return dataDirHolder(embeddedDatabaseDir(dataDir));
 }

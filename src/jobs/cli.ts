@@ -7,9 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import type { Container } from '../composition/container.js';
-import { runningServiceApi } from '../composition/local-admin.js';
-import { dataDirHolder } from '../infrastructure/db/data-dir-lock.js';
-import { embeddedDatabaseDir } from '../infrastructure/db/data-dir.js';
+import { embeddedDatabaseHolder, runningServiceApi } from '../composition/local-admin.js';
 import type { ServiceApi } from './commands/command.js';
 import { commands } from './commands/index.js';
 import { cliLogDestination } from './terminal.js';
@@ -56,7 +54,7 @@ export async function runCli(argv: string[]): Promise<number> {
   };
   try {
     config = loadConfig();
-    const holder = config.databaseUrl ? null : dataDirHolder(embeddedDatabaseDir(config.dataDir));
+    const holder = config.databaseUrl ? null : embeddedDatabaseHolder(config.dataDir);
     if (holder !== null) return await besideService(holder);
     const { createContainer } = await import('../composition/container.js');
     container = await createContainer(config, {
