@@ -8,6 +8,22 @@ import { requestTick, Scheduler, scheduledJob } from '../../src/jobs/scheduler.j
 import { captureStream } from '../helpers/capture-stream.js';
 import { createTestDatabase } from '../helpers/db.js';
 
+/** A job queue on a PGlite database of its own for the describe block, stopped after it. */
+function queueOnPglite(opts: { pollingIntervalSeconds?: number } = {}) {
+  const logger = pino({ level: 'silent' });
+  const fixture = {} as { database: Database; queue: PgBossJobQueue; logger: typeof logger };
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase();
+    fixture.queue = new PgBossJobQueue(fixture.database, logger, opts);
+    fixture.logger = logger;
+  });
+  afterAll(async () => {
+    await fixture.queue?.stop(1000);
+    await fixture.database?.close();
+  });
+  return fixture;
+}
+
 /**
  * A job that ticks every minute (citation arrivals) wrote `scheduler.job_completed` at info every
  * minute of an idle service; a tick that did nothing is now logged at debug, one that did work at
@@ -60,19 +76,10 @@ describe('scheduler log lines', () => {
  * year) shows that the ticks came from the requests.
  */
 describe('a tick asked for now', () => {
-  let database: Database;
-  let queue: PgBossJobQueue;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await queue?.stop(1000);
-    await database.close();
-  });
+  const q = queueOnPglite({ pollingIntervalSeconds: 1 });
 
   it("runs the job through its schedule's queue within seconds, one waiting tick at most", async () => {
-    const logger = pino({ level: 'silent' });
-    queue = new PgBossJobQueue(database, logger, { pollingIntervalSeconds: 1 });
+    const { database, queue, logger } = q;
     // before any worker scheduled the job its queue does not exist: the request is dropped quietly
     await expect(requestTick(queue, 'yearly', logger)).resolves.toBeUndefined();
     let runs = 0;
@@ -107,19 +114,10 @@ describe('a tick asked for now', () => {
  * within seconds (the bound here leaves room for a busy machine; at 30 s it cannot be met).
  */
 describe('a schedule made after the queue started', () => {
-  let database: Database;
-  let queue: PgBossJobQueue;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await queue?.stop(1000);
-    await database.close();
-  });
+  const q = queueOnPglite();
 
   it('fires within seconds of its time, not at the next half-minute check', async () => {
-    const logger = pino({ level: 'silent' });
-    queue = new PgBossJobQueue(database, logger);
+    const { database, queue, logger } = q;
     const ran: number[] = [];
     const job = scheduledJob({
       name: 'every-second',
