@@ -184,12 +184,12 @@ describe('bounded memory under hostile input', () => {
         // what the answers left alive, read after full collections: exact, whatever the allocator
         // does with the freed pages (the cache, full since the warm-up, holds two answers at most)
         const live = (s: ServerStats) => s.heapUsed + s.external;
-        const afterAll = await api.settled(1);
-        const liveGrown = live(afterAll) - live(before);
+        const asked = await api.settled(1);
+        const liveGrown = live(asked) - live(before);
         // what the process keeps: the lowest of settled readings over up to 15 s (the allocator and
         // V8's background threads hand freed pages back lazily, later still when the machine is
         // busy); a leak stays over the bound in every reading
-        let after = afterAll.rss;
+        let after = asked.rss;
         const readings = [Math.round((after - before.rss) / MB)];
         for (const deadline = Date.now() + 15_000; Date.now() < deadline && after - before.rss >= 50 * MB;) {
           const { rss } = await api.settled(1);
