@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/infrastructure/db/client.js';
@@ -7,6 +6,7 @@ import { MemoryCache } from '../../src/infrastructure/cache/memory-cache.js';
 import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
 import type { KeyValueCache } from '../../src/application/shared/ports.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { PgliteImage } from './pglite-image.js';
 
 export type DbKind = 'pglite' | 'postgres';
 export type CacheKind = 'memory' | 'redis';
@@ -21,17 +21,16 @@ export const cacheKinds = (): CacheKind[] => [
   ...(process.env.TEST_REDIS_URL ? (['redis'] as const) : []),
 ];
 
-let dump: Blob | undefined;
-
 /**
- * A fresh, migrated and seeded database. PGlite comes from the dump made in global set-up; on
- * PostgreSQL each call creates its own database (dropped by close) as a copy of the migrated
- * template made there, so test files never share rows.
+ * A fresh, migrated and seeded database. PGlite starts from the dump made in global set-up (an
+ * image of it loaded once per process: pglite-image.ts); on PostgreSQL each call creates its own
+ * database (dropped by close) as a copy of the migrated template made there, so test files never
+ * share rows.
  */
 export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   if (kind === 'pglite') {
-    dump ??= new Blob([readFileSync(inject('pgliteDump'))]);
-    const database = await openDatabase({ dataDir: 'memory://', loadDataDir: dump, migrate: false });
+    const image = await PgliteImage.of(inject('pgliteDump'));
+    const database = await openDatabase({ dataDir: 'memory://', pgliteFs: image.fs(), migrate: false });
     await seedDatabase(database.db);
     return database;
   }

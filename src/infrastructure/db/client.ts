@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -60,6 +60,11 @@ export interface OpenOptions {
   dataDir?: string;
   /** a migrated PGlite data dir dump (tests) */
   loadDataDir?: Blob | File;
+  /**
+   * the file system of an in-memory PGlite, used instead of a new empty one (tests: one that is
+   * filled with a migrated data directory before PostgreSQL starts); `dataDir` is then not read
+   */
+  pgliteFs?: PGliteOptions['fs'];
   poolSize?: number;
   migrate?: boolean;
 }
@@ -111,6 +116,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       startParams: PGLITE_START_PARAMS,
       extensions: PGLITE_EXTENSIONS,
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      ...(opts.pgliteFs && !onDisk ? { fs: opts.pgliteFs } : {}),
     });
   } catch (err) {
     unlock();
