@@ -227,7 +227,10 @@ export interface ArticleWrite {
 export interface ArticleStates {
   /** the run's articles by outcome (domain countsOfStatus); `pending` have not reached a final state */
   summarize(runId: string): Promise<{ pending: number; counts: Record<string, number> }>;
-  /** articles not in a final state, oldest first (the sweep gives each a job) */
+  /**
+   * articles not in a final state, oldest first (the sweep gives each a job), but those a live run
+   * stored in the last minute: its process sends their jobs itself
+   */
   unfinished(limit: number): Promise<ArticleRef[]>;
 }
 
