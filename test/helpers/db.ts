@@ -30,9 +30,8 @@ export const cacheKinds = (): CacheKind[] => [
 export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   if (kind === 'pglite') {
     const image = await PgliteImage.of(inject('pgliteDump'));
-    const database = await openDatabase({ dataDir: 'memory://', pgliteFs: image.fs(), migrate: false });
-    await seedDatabase(database.db);
-    return database;
+    // already seeded: the image was seeded once, when it was loaded (pglite-image.ts)
+    return openDatabase({ dataDir: 'memory://', pgliteFs: image.fs(), migrate: false });
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');

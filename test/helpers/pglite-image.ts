@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { MemoryFS, PGlite } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../../src/infrastructure/db/client.js';
+import { MemoryFS, type PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../../src/infrastructure/db/client.js';
+import { seedDatabase } from '../../src/infrastructure/db/seed.js';
 
 /** where PGlite keeps PostgreSQL's data directory in its in-memory file system */
 const PGDATA = '/pglite/data';
@@ -14,7 +15,7 @@ interface ImageEntry {
 type EmscriptenFs = PGlite['Module']['FS'];
 
 /**
- * The migrated test database's data directory, held in memory once per process, and the in-memory
+ * The migrated and seeded test database's data directory, held in memory once per process, and the in-memory
  * file systems that start each test database from it.
  *
  * Opening PGlite with `loadDataDir` untars the dump at every open: ~1,200 files, each looked up
@@ -39,14 +40,16 @@ export class PgliteImage {
   }
 
   private static async load(dumpFile: string): Promise<PgliteImage> {
-    const pg = await PGlite.create('memory://', {
-      startParams: PGLITE_START_PARAMS,
-      extensions: PGLITE_EXTENSIONS,
+    const database = await openDatabase({
+      dataDir: 'memory://',
       loadDataDir: new Blob([readFileSync(dumpFile)]),
+      migrate: false,
     });
-    const fs = pg.Module.FS;
+    const fs = database.pglite!.Module.FS;
+    // seeded once here rather than at every open (~35 CPU-ms each: a new server plans every statement)
+    await seedDatabase(database.db);
     // a clean shutdown: the files read back are those of a stopped server (no postmaster.pid)
-    await pg.close();
+    await database.close();
     const entries: ImageEntry[] = [];
     const walk = (dir: string) => {
       for (const name of fs.readdir(dir) as string[]) {
