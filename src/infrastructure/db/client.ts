@@ -62,7 +62,8 @@ export interface OpenOptions {
   loadDataDir?: Blob | File;
   /**
    * the file system of an in-memory PGlite, used instead of a new empty one (tests: one that is
-   * filled with a migrated data directory before PostgreSQL starts); `dataDir` is then not read
+   * filled with a migrated data directory before PostgreSQL starts); not used with an on-disk
+   * `dataDir`
    */
   pgliteFs?: PGliteOptions['fs'];
   poolSize?: number;
