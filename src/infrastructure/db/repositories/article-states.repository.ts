@@ -3,7 +3,7 @@ import { PENDING_ARTICLE_STATUSES, countsOfStatus, isArticleStatus } from '../..
 import type { ArticleStates } from '../../../application/pipeline/pipeline.ports.js';
 import type { ArticleRef } from '../../../application/pipeline/pipeline.events.js';
 import { rowsOf, type Db } from '../client.js';
-import { RUN_STALE_AFTER_MS } from '../../../domain/runs.js';
+import { ACTIVE_RUN_STATUSES, RUN_STALE_AFTER_MS } from '../../../domain/runs.js';
 import { articles, scraperRuns } from '../schema/index.js';
 
 /** `processing_status in ('new', 'analyzed')`: the statuses of articles with steps to go */
@@ -59,7 +59,10 @@ export class DrizzleArticleStates implements ArticleStates {
         where ${PENDING_SQL}
           and not (${articles.scrapedAt} > now() - make_interval(secs => ${SENDING_GRACE_SECONDS})
                    and exists (select 1 from ${scraperRuns} r
-                               where r.id = ${articles.runId} and r.status in ('queued', 'running')
+                               where r.id = ${articles.runId} and r.status in (${sql.join(
+                                 ACTIVE_RUN_STATUSES.map((st) => sql`${st}`),
+                                 sql`, `,
+                               )})
                                  and r.heartbeat_at >= now() - make_interval(secs => ${RUN_STALE_AFTER_MS / 1000})))
         order by ${articles.scrapedAt}
         limit ${limit}`),
