@@ -1,7 +1,7 @@
 /**
  * Idle memory of `npm start` (budget in docs/performance.md: RSS <= 150 MB, issue 30): the whole service on the embedded
  * defaults (api, web and worker roles, PGlite, memory cache) started by `npm start` itself (its
- * prestart transpiles src/ to dist/, then the script execs `node dist/main.js all`), left idle after
+ * prestart bundles src/ into dist/, then the script execs `node dist/main.js all`), left idle after
  * start-up, then the resident set of the process that serves read from /proc. On one data
  * directory: the first start of a new DATA_DIR (PostgreSQL's initdb runs in a short-lived child
  * process, reported in the notes), then ROUNDS starts on the initialized directory, each stopped

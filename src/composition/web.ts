@@ -1,16 +1,9 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Container } from './container.js';
 import { buildWebServer } from '../web/web-server.js';
 import { ensureSpaBuilt } from '../web/spa-build.js';
+import { projectRoot } from '../infrastructure/project-root.js';
 
-/** The project root (holding package.json), from src/ under tsx and from dist/src/ when compiled. */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
 const ROOT = projectRoot();
 
 /**

@@ -89,21 +89,20 @@ async function oncePerRun(name: string, stamp: string, make: () => Promise<void>
 }
 
 /**
- * Compiles src/ to dist/ the way `npm start` does (transpile only; `npm run check` type-checks),
- * once per test run: files that run `node dist/main.js` side by side must not have dist/ rewritten
- * under them by another file's compile (a file read while tsc truncates it fails to load).
+ * Builds dist/ the way `npm start` does (`scripts/build-server.ts`: the esbuild bundle; `npm run
+ * check` type-checks), once per test run: files that run `node dist/main.js` side by side must not
+ * have dist/ rewritten under them by another file's build (a file read while it is rewritten fails
+ * to load).
  */
 export function compileDist(): Promise<void> {
   return oncePerRun('compile', join('dist', `.compiled-${inject('testRunId')}`), async () => {
-    const { createRequire } = await import('node:module');
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], {
+    const child = spawn(process.execPath, ['scripts/build-server.ts', '--quiet'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    if (code !== 0) throw new Error(`tsc failed (${code}): ${stderr}`);
+    if (code !== 0) throw new Error(`build:server failed (${code}): ${stderr}`);
     for (const old of readdirSync('dist').filter((f) => f.startsWith('.compiled-')))
       rmSync(join('dist', old), { force: true });
   });

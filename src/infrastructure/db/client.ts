@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -15,6 +14,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { checkDataDir, explainDataDirFailure } from './data-dir.js';
 import { withStorableParams } from './storable-params.js';
 import { yieldBetweenStatements } from './pglite-turns.js';
+import { projectRoot } from '../project-root.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: repositories never know which one runs underneath. */
@@ -52,7 +52,7 @@ export interface PooledConnection {
   release(destroy?: boolean): void;
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations', import.meta.url));
+export const MIGRATIONS_DIR = join(projectRoot(), 'migrations');
 
 export interface OpenOptions {
   databaseUrl?: string;
