@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { cachedSerializerFactory } from './serialization.js';
 import { installValidators } from './validation.js';
+import { compileAllPending } from './compiled-on-first-call.js';
+import { buildTestApp } from '../../../test/helpers/app.js';
 
 const Shared = { $id: 'CacheTestShared', type: 'object', properties: { code: { type: 'string' } } };
 const query = () => ({
@@ -56,5 +58,38 @@ describe('response serializers compiled once per process', () => {
     expect(factory({ CacheTestShared: Shared }, {})(route({ ...out(), required: ['id'] }))).not.toBe(first);
     expect(factory({}, {})(route(out()))).not.toBe(first);
     expect(factory({ CacheTestShared: Shared }, { rounding: 'ceil' })(route(out()))).not.toBe(first);
+  });
+});
+
+describe('schemas compiled on their first call', () => {
+  it('every request and response schema of the whole app compiles', async () => {
+    const t = await buildTestApp();
+    try {
+      await t.app.ready();
+      // nothing of the app was called yet: its ~110 routes' schemas all wait for a first call
+      expect(compileAllPending()).toBeGreaterThan(50);
+      expect(compileAllPending()).toBe(0);
+      // and the app's routes are answered by them (one public route, validated and serialized)
+      const res = await t.app.inject({ url: '/articles?limit=101' });
+      expect(res.statusCode).toBe(422);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('compiles a validator on its first call; a schema that cannot compile fails there, and compileAllPending finds it', () => {
+    const app = Fastify();
+    installValidators(app, [Shared]);
+    const broken = { type: 'object', properties: { n: { type: 'not-a-json-type' } } };
+    // handing out the validator compiles nothing yet
+    const validate = compile(app, broken, 'body');
+    expect(() => compileAllPending()).toThrow(/schema is invalid/);
+    expect(() => validate({ n: 1 })).toThrow();
+    // a good schema: errors reach the function Fastify was given, call after call
+    const good = compile(app, { ...query(), required: ['n'], additionalProperties: false }, 'body');
+    expect(good({ n: 'x' })).toBe(false);
+    expect(JSON.stringify(good.errors)).toContain('integer');
+    expect(good({ n: 1 })).toBe(true);
+    expect(good.errors).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { compiledOnFirstCall } from './compiled-on-first-call.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
@@ -9,7 +10,8 @@ type Serializer = ReturnType<ReturnType<SerializerFactory>>;
  * compiling every route's response schemas anew. A serializer depends only on its schema's JSON and
  * on the shared schemas and options it was built with, which key the cache too. Route schemas are
  * mostly written inline (new objects in every build), so the text, not the object, is the key. Give
- * it to Fastify as `schemaController.compilersFactory.buildSerializer`.
+ * it to Fastify as `schemaController.compilersFactory.buildSerializer`. Each is compiled on the first
+ * answer that uses it (compiled-on-first-call.ts).
  */
 export function cachedSerializerFactory(): SerializerFactory {
   const build = SerializerSelector();
@@ -24,7 +26,7 @@ export function cachedSerializerFactory(): SerializerFactory {
       const text = JSON.stringify(route.schema);
       if (text === undefined) return compile(route);
       let serialize = cache.get(text);
-      if (!serialize) cache.set(text, (serialize = compile(route)));
+      if (!serialize) cache.set(text, (serialize = compiledOnFirstCall(() => compile(route))));
       return serialize;
     };
   };

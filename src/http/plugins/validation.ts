@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema, FastifySchemaValidationError } from 'fastify';
+import { compiledOnFirstCall } from './compiled-on-first-call.js';
 
 /**
  * Text fields that may hold several lines (tab, LF and CR allowed). Every other string of a request
@@ -26,7 +27,8 @@ type Node = Record<string, unknown>;
  * route's schemas anew (about half a second of CPU an app). A validator depends only on the schema's
  * JSON (TypeBox's symbols and Fastify's marks are not read by Ajv) and on the two Ajv instances,
  * which are made once per set of shared schemas. A route's schemas are mostly written inline, so
- * their objects are new in every build: the text, not the object, is the key.
+ * their objects are new in every build: the text, not the object, is the key. Each is compiled on
+ * the first request that uses it (compiled-on-first-call.ts).
  */
 export function installValidators(app: FastifyInstance, sharedSchemas: unknown[]): void {
   const { coercing, strict, compiled } = validatorsFor(sharedSchemas);
@@ -35,13 +37,14 @@ export function installValidators(app: FastifyInstance, sharedSchemas: unknown[]
     const key = `${part} ${JSON.stringify(schema)}`;
     const known = compiled.get(key);
     if (known) return known;
-    const ajv = part === 'body' ? strict : coercing;
-    const guarded = part === 'headers' ? schema : guardStrings(schema as Node, false);
-    const validate = ajv.compile(guarded as FastifySchema & object) as Validate;
-    const made =
-      part === 'querystring' || part === 'params'
+    const made = compiledOnFirstCall(() => {
+      const ajv = part === 'body' ? strict : coercing;
+      const guarded = part === 'headers' ? schema : guardStrings(schema as Node, false);
+      const validate = ajv.compile(guarded as FastifySchema & object) as Validate;
+      return part === 'querystring' || part === 'params'
         ? refuseControlsBeforeCoercion(validate, schema as Node)
         : validate;
+    });
     compiled.set(key, made);
     return made;
   });
