@@ -37,7 +37,6 @@ const EXTERNAL = [
   '@fastify/swagger', // reads its package.json through __dirname
   '@fastify/swagger-ui', // serves its static assets from its own folder
   'ioredis', // __dirname in its error stacks
-  'iconv-lite', // requires its code-page tables on first use; bundled, their source is held at start
   // OpenTelemetry's SDK (loaded when telemetry is configured) imports its machine-id detector with
   // import() of CommonJS files, and several exporters carry nested copies of its packages, which
   // resolve right only from node_modules; the API stays with them

@@ -25,6 +25,7 @@ const LOADED_ON_FIRST_USE = [
   '@resvg/resvg-js', // a report cover rendered
   'sanitize-html', // an article read
   'ioredis', // REDIS_URL
+  'iconv-lite', // a feed or page in another charset than UTF-8
 ];
 
 describe('idle npm start', () => {

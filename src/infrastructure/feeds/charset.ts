@@ -4,7 +4,16 @@
  * first 1024 bytes are looked at for a declaration (the HTML prescan's window), so the cost does
  * not grow with the body.
  */
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+
+/**
+ * iconv-lite, for a body in another charset than UTF-8, is loaded by the first such body: with its
+ * single-byte code pages (~0.5 MB of source held once loaded) it is not in a service that reads
+ * only UTF-8.
+ */
+let iconvLite: typeof import('iconv-lite') | undefined;
+const iconv = () =>
+  (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as typeof import('iconv-lite'));
 
 const PRESCAN = 1024;
 
@@ -33,8 +42,6 @@ function declaredCharset(bytes: Uint8Array): string | null {
   return /<meta\s[^>]*?charset\s*=\s*["']?([\w.:-]{1,40})/i.exec(head)?.[1] ?? null;
 }
 
-const usable = (charset: string | null): charset is string => !!charset && iconv.encodingExists(charset);
-
 /**
  * UTF-8, nearly every feed and page, is read by the WHATWG decoder: a 5 MB body takes ~0.6 ms of
  * the event loop where iconv-lite (Node's StringDecoder) takes ~4 ms. The text is the same: a
@@ -43,6 +50,9 @@ const usable = (charset: string | null): charset is string => !!charset && iconv
 const utf8 = new TextDecoder('utf-8');
 /** the name as iconv-lite compares them: lower case, letters and digits only */
 const isUtf8 = (charset: string) => charset.toLowerCase().replace(/[^0-9a-z]/g, '') === 'utf8';
+
+const usable = (charset: string | null): charset is string =>
+  !!charset && (isUtf8(charset) || iconv().encodingExists(charset));
 
 /** The text of a body and the charset it was read with. */
 export function decodeBody(
@@ -54,7 +64,7 @@ export function decodeBody(
   return {
     text: isUtf8(charset)
       ? utf8.decode(bytes)
-      : iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset),
+      : iconv().decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset),
     charset,
   };
 }
