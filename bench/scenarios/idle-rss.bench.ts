@@ -83,7 +83,7 @@ export const scenarios: Scenario[] = [
               `npm start (all roles, PGlite, memory cache), the serving process idle ${idleMs / 1000} s on an initialized DATA_DIR, ` +
               `${rounds} starts: ${steady.map((m) => Math.round(m.rss)).join(' / ')} MB; ` +
               `first start of a new DATA_DIR (initdb in a child process): ${Math.round(first.rss)} MB; ` +
-              `npm start to process.started: ${(first.startMs / 1000).toFixed(1)} s first, ${(median(steady.map((m) => m.startMs)) / 1000).toFixed(1)} s after (median; transpile included); ` +
+              `npm start to process.started: ${(first.startMs / 1000).toFixed(1)} s first, ${(median(steady.map((m) => m.startMs)) / 1000).toFixed(1)} s after (median; the bundle build included); ` +
               `the npm CLI parent: ${Math.round(last.npmRss)} MB; child processes of the service: ${last.helpers || 'none'}`,
           },
         ];
