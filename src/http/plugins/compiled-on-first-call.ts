@@ -18,11 +18,10 @@ const pending = new Set<() => void>();
 export function compiledOnFirstCall<F extends Compiled>(compile: () => F): F {
   let made: F | undefined;
   const make = (): F => {
-    if (!made) {
-      made = compile();
-      pending.delete(make);
-    }
-    return made;
+    // out of the waiting set at the first attempt: a schema that fails is reported once by
+    // compileAllPending, and fails every call of its route (compiled again each time) after that
+    pending.delete(make);
+    return (made ??= compile());
   };
   pending.add(make);
   const run = ((data: never) => {
@@ -34,7 +33,10 @@ export function compiledOnFirstCall<F extends Compiled>(compile: () => F): F {
   return run;
 }
 
-/** Compiles every schema whose first call has not come yet; returns how many it compiled. */
+/**
+ * Compiles every schema whose first call has not come yet and returns how many; throws the first
+ * compile error (that schema is then no longer waiting).
+ */
 export function compileAllPending(): number {
   const waiting = [...pending];
   for (const make of waiting) make();
