@@ -44,10 +44,11 @@ const EXTERNAL = [
 ];
 
 /**
- * A package the code imports with `import()` (loaded on first use: the model SDK, mail, undici, the
- * job queue, OPML) stays external: an idle process does not load it, so bundling it saves nothing,
- * and esbuild's chunk for a CommonJS package imported that way exports only `default` (its named
- * exports are undefined where Node's own loader gives them).
+ * A package the code imports with `import()` stays external. Most are loaded on first use (the
+ * model SDK, mail, undici, OPML), so bundling them saves nothing at idle; the job queue (pg-boss)
+ * and node-postgres, loaded at start on their databases, keep one copy of `pg` and its type parsers
+ * between them; and esbuild's chunk for a CommonJS package imported that way exports only `default`
+ * (its named exports are undefined where Node's own loader gives them).
  */
 const packagesImportedOnFirstUseStayExternal: Plugin = {
   name: 'packages-imported-on-first-use-stay-external',
