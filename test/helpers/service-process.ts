@@ -96,7 +96,7 @@ async function oncePerRun(name: string, stamp: string, make: () => Promise<void>
  */
 export function compileDist(): Promise<void> {
   return oncePerRun('compile', join('dist', `.compiled-${inject('testRunId')}`), async () => {
-    const child = spawn(process.execPath, ['scripts/build-server.ts', '--quiet'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts', '--quiet'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
