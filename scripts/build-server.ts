@@ -128,9 +128,9 @@ async function main(): Promise<void> {
     if (name.startsWith('.') || outputs.has(name)) continue;
     rmSync(join(OUT, name), { recursive: true, force: true });
   }
-  const bytes = [...outputs]
-    .filter((f) => f.endsWith('.js'))
-    .reduce((sum, f) => sum + readFileSync(join(OUT, f)).length, 0);
+  const bytes = Object.entries(result.metafile.outputs)
+    .filter(([f]) => f.endsWith('.js'))
+    .reduce((sum, [, o]) => sum + o.bytes, 0);
   if (!process.argv.includes('--quiet'))
     process.stdout.write(
       `build:server: ${relative(ROOT, OUT)}/ ${outputs.size} files, ${(bytes / 1e6).toFixed(1)} MB of JavaScript, ${Date.now() - started} ms\n`,
