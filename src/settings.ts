@@ -193,7 +193,12 @@ export const SETTINGS = {
     "on SIGTERM or SIGINT (Ctrl-C), how long a scrape run still reading its feeds and pages and the running jobs get to finish, together: then the run's reads are abandoned (it ends interrupted, and the next run reads those sources) and unfinished jobs are handed back to the queue; the signal's one log line names the runs and jobs it waits for and the longest the stop takes (15 s more); a second Ctrl-C stops at once",
     { ...J, default: 30 },
   ),
-  JOB_CONCURRENCY: int(1, 256, 'article jobs one process works on at once', { ...J, default: 16 }),
+  JOB_CONCURRENCY: int(
+    1,
+    256,
+    "article jobs one process works on at once: their database writes share statements, so more in flight means fewer round trips an article; past the model provider's limit they wait for a slot, inside the model timeout (with a slow local model, keep it near LLM_MAX_CONCURRENCY)",
+    { ...J, default: 64 },
+  ),
   LLM_MAX_CONCURRENCY: int(
     1,
     256,

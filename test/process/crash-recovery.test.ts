@@ -100,6 +100,8 @@ describe.each(dbKinds())('SIGKILL during a scrape, then a restart (%s)', (kind) 
       ADMIN_PASSWORD: ADMIN.password,
       AUTH_SECRET: 'crash-test-secret-crash-test-secret-0123',
       SHUTDOWN_GRACE_SECONDS: '10',
+      // the bound on repeated analyses below counts the flows in flight at the kill and the SIGTERM
+      JOB_CONCURRENCY: '16',
       // PGlite: a job handed back by a dead or stopped process must run again at once, not after
       // this backoff (PostgreSQL's orphans wait for their heartbeat to expire, then a short backoff)
       ...(kind === 'pglite' ? { JOB_RETRY_DELAY_SECONDS: '120' } : {}),
