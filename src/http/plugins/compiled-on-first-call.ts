@@ -25,7 +25,7 @@ export function compiledOnFirstCall<F extends Compiled>(compile: () => F): F {
   };
   pending.add(make);
   const run = ((data: never) => {
-    const fn = make();
+    const fn = made ?? make();
     const result = fn(data);
     if ('errors' in fn) run.errors = fn.errors;
     return result;
