@@ -7,7 +7,7 @@ import { scraperRuns } from '../../src/infrastructure/db/schema/index.js';
 import { makeArticle, makeSource, setMetric } from '../helpers/article-factories.js';
 import { link, makeGroup, makeTag } from '../helpers/tag-factories.js';
 import { monitorEnv, storePeer } from '../peers/monitoring-store-peer.js';
-import { ROOT, startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
+import { capturePng, ROOT, startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 import { seedReaderData } from './helpers/seed.js';
 
 /**
@@ -88,7 +88,7 @@ async function shoot(env: BrowserEnv, shots: Shot[]): Promise<string[]> {
         if (shot.ready) await expect.poll(() => shot.ready!(page), { timeout: 15_000 }).toBe(true);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         const file = join(OUT, `admin-${shot.name}-${lang}${device === 'phone' ? '-phone' : ''}.png`);
-        await page.screenshot({ path: file, fullPage: true });
+        await capturePng(page, file, { fullPage: true, compact: UPDATE });
         written.push(file);
       }
       await context.close();
