@@ -7,6 +7,10 @@ import { RedisCache } from '../../src/infrastructure/cache/redis-cache.js';
 import type { KeyValueCache } from '../../src/application/shared/ports.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { PgliteImage } from './pglite-image.js';
+import { PglitePool } from './pglite-pool.js';
+
+/** this process's PGlite instances, handed from one test database to the next (pglite-pool.ts) */
+let pool: Promise<PglitePool> | undefined;
 
 export type DbKind = 'pglite' | 'postgres';
 export type CacheKind = 'memory' | 'redis';
@@ -29,9 +33,9 @@ export const cacheKinds = (): CacheKind[] => [
  */
 export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   if (kind === 'pglite') {
-    const image = await PgliteImage.of(inject('pgliteDump'));
     // already seeded: the image was seeded once, when it was loaded (pglite-image.ts)
-    return openDatabase({ dataDir: 'memory://', pgliteFs: image.fs(), migrate: false });
+    pool ??= PgliteImage.of(inject('pgliteDump')).then((image) => new PglitePool(image));
+    return (await pool).lease();
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');

@@ -125,32 +125,42 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   yieldBetweenStatements(client);
   try {
-    const db = withStorableParams(drizzlePglite(client, { schema }) as unknown as Db);
-    if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    return {
-      db,
-      kind: 'pglite',
-      pglite: client,
-      // one process per data directory: a NOTIFY comes from this process, through the same instance
-      listen: async (channel, heard) => {
-        checkChannel(channel);
-        const stop = await client.listen(channel, (payload) => heard(payload));
-        return () => (client.closed ? Promise.resolve() : stop());
-      },
-      ping: () => ping(db),
-      close: async () => {
-        try {
-          if (!client.closed) await client.close();
-        } finally {
-          unlock();
-        }
-      },
-    };
+    const database = pgliteDatabase(client, async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        unlock();
+      }
+    });
+    if (opts.migrate !== false)
+      await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return database;
   } catch (err) {
     if (!client.closed) await client.close().catch(() => undefined);
     unlock();
     throw err;
   }
+}
+
+/**
+ * The database on an open PGlite instance; `close` ends it. openDatabase's, and the tests' that
+ * hand one instance to one test database after another (test/helpers/db.ts).
+ */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
+  const db = withStorableParams(drizzlePglite(client, { schema }) as unknown as Db);
+  return {
+    db,
+    kind: 'pglite',
+    pglite: client,
+    // one process per data directory: a NOTIFY comes from this process, through the same instance
+    listen: async (channel, heard) => {
+      checkChannel(channel);
+      const stop = await client.listen(channel, (payload) => heard(payload));
+      return () => (client.closed ? Promise.resolve() : stop());
+    },
+    ping: () => ping(db),
+    close,
+  };
 }
 
 const checkChannel = (channel: string) => {
