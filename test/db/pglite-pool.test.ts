@@ -41,6 +41,7 @@ describe('PGlite test databases on reused instances', () => {
     const first = await createTestDatabase('pglite');
     let heard = 0;
     await first.listen('pool_test', () => heard++);
+    first.pglite!.onNotification(() => heard++);
     await first.close();
     expect(first.pglite!.closed).toBe(true);
     await expect(first.db.execute(sql`select 1`)).rejects.toThrow();
@@ -49,8 +50,11 @@ describe('PGlite test databases on reused instances', () => {
     ).rejects.toThrow();
 
     const second = await createTestDatabase('pglite');
+    // the next one listens on the same channel: only its own listener hears
+    let heardHere = 0;
+    await second.listen('pool_test', () => heardHere++);
     await second.db.execute(sql`select pg_notify('pool_test', 'x')`);
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => heardHere).toBe(1);
     expect(heard).toBe(0);
     expect(await count(second, 'topics')).toBe(0);
     await second.close();

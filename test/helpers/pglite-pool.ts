@@ -53,6 +53,16 @@ export class PglitePool {
             listening.add(unlisten);
             return unlisten;
           };
+        if (key === 'onNotification')
+          return (callback: Parameters<PGlite['onNotification']>[0]) => {
+            const off = target.onNotification(callback);
+            const unlisten = async () => {
+              listening.delete(unlisten);
+              off();
+            };
+            listening.add(unlisten);
+            return () => void unlisten();
+          };
         const value: unknown = Reflect.get(target, key);
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
