@@ -26,15 +26,23 @@ export const cacheKinds = (): CacheKind[] => [
 ];
 
 /**
- * A fresh, migrated and seeded database. PGlite starts from the dump made in global set-up (an
- * image of it loaded once per process: pglite-image.ts); on PostgreSQL each call creates its own
- * database (dropped by close) as a copy of the migrated template made there, so test files never
- * share rows.
+ * A fresh, migrated and seeded database. On PGlite, a lease on one of the process's instances
+ * (pglite-pool.ts), each started from the dump made in global set-up (an image of it loaded once
+ * per process: pglite-image.ts) and reset when a lease is closed; on PostgreSQL each call creates
+ * its own database (dropped by close) as a copy of the migrated template made there. Test files
+ * never share rows.
  */
 export async function createTestDatabase(kind: DbKind = 'pglite'): Promise<Database> {
   if (kind === 'pglite') {
     // already seeded: the image was seeded once, when it was loaded (pglite-image.ts)
-    pool ??= PgliteImage.of(inject('pgliteDump')).then((image) => new PglitePool(image));
+    if (!pool) {
+      const loading = PgliteImage.of(inject('pgliteDump')).then((image) => new PglitePool(image));
+      // a failed load is tried again by the next test database
+      loading.catch(() => {
+        if (pool === loading) pool = undefined;
+      });
+      pool = loading;
+    }
     return (await pool).lease();
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
