@@ -96,19 +96,19 @@ export class PglitePool {
 
   /** true when the instance is again as the image left it */
   private async reset(client: PGlite): Promise<boolean> {
-    const { rows } = await client.query<{ ddl: boolean; name: string | null; bytes: number | null }>(
-      `select exists (select 1 from test_pool.ddl) as ddl, format('%I.%I', n.nspname, c.relname) as name,
-              pg_relation_size(c.oid)::int as bytes
+    const ddl = await client.query<{ ran: boolean }>(`select exists (select 1 from test_pool.ddl) as ran`);
+    if (ddl.rows[0]!.ran) return false;
+    const { rows } = await client.query<{ name: string; bytes: number }>(
+      `select format('%I.%I', n.nspname, c.relname) as name, pg_relation_size(c.oid)::int as bytes
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname in ('public', 'pgboss')
           and not (n.nspname = 'pgboss' and c.relname = 'version')
           and pg_relation_size(c.oid) > 0`,
     );
-    if (rows[0]?.ddl) return false;
     // few rows are deleted (no foreign key is checked: replica role); large tables are truncated,
     // which leaves no dead rows behind
-    const small = rows.filter((r) => r.bytes! <= DELETE_UP_TO_BYTES).map((r) => r.name!);
-    const large = rows.filter((r) => r.bytes! > DELETE_UP_TO_BYTES).map((r) => r.name!);
+    const small = rows.filter((r) => r.bytes <= DELETE_UP_TO_BYTES).map((r) => r.name);
+    const large = rows.filter((r) => r.bytes > DELETE_UP_TO_BYTES).map((r) => r.name);
     if (large.length) await client.exec(`truncate ${large.join(', ')} cascade`);
     if (small.length)
       await client.exec(
