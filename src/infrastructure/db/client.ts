@@ -83,9 +83,18 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
+      // Named statements (kept-statements.ts) are planned with each execution's values: a generic
+      // plan of the articles list reads the whole table. A server without the setting (before
+      // PostgreSQL 12) or a pooler that refuses it leaves the default, which plans by cost.
+      // pg-pool awaits the hook before the connection's first query; @types/pg says void
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
+      onConnect: async (client) => {
+        await client.query('set plan_cache_mode = force_custom_plan').catch(() => undefined);
+      },
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
+
     const db = withStorableParams(drizzlePg(pool, { schema }) as unknown as Db);
     if (opts.migrate !== false)
       await underMigrationLock(pool, () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }));

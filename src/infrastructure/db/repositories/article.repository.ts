@@ -20,6 +20,7 @@ import type {
 import { AppError } from '../../../domain/errors.js';
 import { buildSnippet, parseSearch } from '../../../domain/search.js';
 import { rowsOf, type Db } from '../client.js';
+import { executeKept } from '../kept-statements.js';
 import { RELEVANCE_CANDIDATES, SNIPPET_FIELDS, searchMatch, searchRank } from './article-search.sql.js';
 import { isReadSql, unreadSql } from './read-state.sql.js';
 
@@ -471,7 +472,7 @@ export class DrizzleArticleRepository implements ArticleReadRepository {
 
   /** a statement of the list; a search's under SEARCH_TIMEOUT_MS (set local: this transaction only) */
   private async run(statement: SQL, filter: ArticleFilter) {
-    if (!filter.q) return this.db.execute(statement);
+    if (!filter.q) return executeKept(this.db, statement);
     return this.inSearch((tx) => tx.execute(statement));
   }
 
