@@ -315,9 +315,12 @@ export function scalarSignature(hashes: Iterable<number>): Uint32Array {
   return signature;
 }
 
+/** fnv1a's offset basis as a 32-bit integer: the loop stays in integers (0x811c9dc5 is a double) */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+
 /** fnv1a of the words `w[i]` to `w[i + SHINGLE_WORDS - 1]` joined by spaces, without joining them */
 function shingleHash(w: readonly string[], i: number): number {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   for (let j = i; j < i + SHINGLE_WORDS; j++) {
     if (j > i) h = Math.imul(h ^ 0x20, 0x01000193);
     const word = w[j]!;
