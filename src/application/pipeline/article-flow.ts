@@ -8,6 +8,15 @@
  * SIGTERM): each step reads the stored status first and skips what is already done. The final
  * write also counts the article as done in its run (ArticleStore.update): the write that leaves the
  * run with nothing pending answers `runEnded`, and the job then ends the run.
+ *
+ * One write an article where it can be: the analysis is written at once only when another model
+ * call follows (a translation the analysis answer did not carry), so that a retry never pays for
+ * the analysis twice. Otherwise it is held and written with the final status. When a later step
+ * fails, or the final write does, the analysis is written alone first (status `analyzed`), so a
+ * failed or retried article keeps it as before; an analysis the database refuses even alone fails
+ * the article at its analysis (`analysis_failed`, the tags this flow linked taken off again). Only
+ * a crash between the answer and the final write (the tagging step's time) loses it, and the retry
+ * then asks again.
  */
 import {
   FAILURE_STATUS,
@@ -27,6 +36,25 @@ import { htmlToText } from '../shared/text/html-to-text.js';
 /** The stored article with its job's run: what the steps read and keep current. */
 export interface WorkingArticle extends PipelineArticle {
   ref: ArticleRef;
+  /**
+   * The analysis, when it is held for the flow's final write instead of written at once (no model
+   * call is left to make for the article, so the one write that completes it carries the analysis
+   * too). The working copy shows it once it is written.
+   */
+  held?: ArticlePatch;
+  /** the tags this flow linked */
+  linkedTagIds?: string[];
+}
+
+/**
+ * The held analysis could not be written, alone either: the article fails at its analysis, as it
+ * would have had the analysis been written at once.
+ */
+export class AnalysisNotStoredError extends Error {
+  constructor(readonly error: Error) {
+    super(error.message, { cause: error });
+    this.name = 'AnalysisNotStoredError';
+  }
 }
 
 /** The steps of an article, by the domain event that names each (docs/architecture.md, the article flow). */
@@ -111,7 +139,11 @@ export function articleFlow(
       await published?.(a.id);
       return { failure: null, runEnded: written.runEnded };
     } catch (e) {
-      const err = e instanceof Error ? e : new Error(String(e));
+      let err = e instanceof Error ? e : new Error(String(e));
+      if (err instanceof AnalysisNotStoredError) {
+        stage = 'analysis';
+        err = err.error;
+      }
       const retry = opts.retryable(err);
       const [step, failureStep] = STEPS_OF[stage];
       log.warn({
@@ -143,22 +175,75 @@ const usageOf = (a: WorkingArticle): LlmUsage | undefined => {
   return u && typeof u.calls === 'number' ? (u as LlmUsage) : undefined;
 };
 
+/** the held analysis and the final patch as one write (the final patch's fields win; maps merge) */
+function joined(held: ArticlePatch, patch: ArticlePatch): ArticlePatch {
+  return {
+    ...held,
+    ...patch,
+    ...(held.translations || patch.translations
+      ? { translations: { ...held.translations, ...patch.translations } }
+      : {}),
+    ...(held.metadata || patch.metadata ? { metadata: { ...held.metadata, ...patch.metadata } } : {}),
+  };
+}
+
 export function articleSteps(d: StepDeps): ArticleSteps {
   const log = d.logger;
   const ids = (a: WorkingArticle) => ({ run_id: a.ref.runId, article_id: a.id });
-  /** writes the patch (a status only by an allowed move) and keeps the working copy current */
-  const save = async (a: WorkingArticle, patch: ArticlePatch): Promise<ArticleWrite> => {
+  /** keeps the patch in the working copy (a status only by an allowed move) */
+  const apply = (a: WorkingArticle, patch: ArticlePatch) => {
     const to = patch.processingStatus;
     if (to && !canMove(a.processingStatus, to))
       throw new Error(`article ${a.id} cannot move from ${a.processingStatus} to ${to}`);
-    const written = await d.articles.update(a.id, patch);
     if (patch.content !== undefined) a.content = patch.content;
     if (patch.language !== undefined) a.language = patch.language;
     if (patch.summary !== undefined) a.summary = patch.summary;
     if (patch.metadata) a.metadata = { ...a.metadata, ...patch.metadata };
     if (patch.translations) a.translations = { ...a.translations, ...patch.translations };
     if (to) a.processingStatus = to;
+  };
+  /**
+   * Writes the patch, and keeps the working copy current. With a held analysis, both in one write;
+   * when that fails, the analysis alone (keepHeld) before the error goes on.
+   */
+  const save = async (a: WorkingArticle, patch: ArticlePatch): Promise<ArticleWrite> => {
+    const held = a.held;
+    const from = held?.processingStatus ?? a.processingStatus;
+    const to = patch.processingStatus;
+    if (to && !canMove(from, to)) throw new Error(`article ${a.id} cannot move from ${from} to ${to}`);
+    if (!held) {
+      const written = await d.articles.update(a.id, patch);
+      apply(a, patch);
+      return written;
+    }
+    let written: ArticleWrite;
+    try {
+      written = await d.articles.update(a.id, joined(held, patch));
+    } catch (err) {
+      await keepHeld(a, err as Error);
+      throw err;
+    }
+    a.held = undefined;
+    apply(a, held);
+    apply(a, patch);
     return written;
+  };
+  /**
+   * Writes the held analysis alone, after `cause` stopped the flow. When the database refuses it
+   * too, the article fails at its analysis: AnalysisNotStoredError (with `cause`, whose kind
+   * decides whether the job is tried again).
+   */
+  const keepHeld = async (a: WorkingArticle, cause: Error): Promise<void> => {
+    const held = a.held;
+    if (!held) return;
+    a.held = undefined;
+    try {
+      await d.articles.update(a.id, held);
+    } catch (err) {
+      log.warn({ event: 'article.analysis.not_stored', ...ids(a), error: (err as Error).message });
+      throw new AnalysisNotStoredError(cause);
+    }
+    apply(a, held);
   };
   const failed =
     (stage: ArticleFailureStage) =>
@@ -170,14 +255,29 @@ export function articleSteps(d: StepDeps): ArticleSteps {
         error: f.error,
         url: a.url,
       });
-      const status: FinalArticleStatus = FAILURE_STATUS[stage];
+      // an analysis still held (the step that failed was not one that writes it first) is written
+      // before the failure, never with it: a value the database refused in it would refuse the
+      // failure too; refused alone, the article fails at its analysis
+      let at = stage;
+      if (a.held)
+        try {
+          await keepHeld(a, new Error(f.error));
+        } catch {
+          at = 'analysis';
+        }
+      // an analysis the database refused: the tags linked from it go too
+      if (at === 'analysis' && a.linkedTagIds?.length) {
+        await d.tagger.untagArticle(a.id, a.linkedTagIds);
+        a.linkedTagIds = undefined;
+      }
+      const status: FinalArticleStatus = FAILURE_STATUS[at];
       // the extracted text and language were kept in memory until now: stored with the failure
       return save(a, {
         processingStatus: status,
         // a database error quotes the refused value: a NUL in it would refuse this write too
         processingError: f.error.replaceAll('\u0000', ''),
         // which step failed (the run's counts tell processing from analysis failures)
-        metadata: { failed_stage: f.stage },
+        metadata: { failed_stage: at },
         content: a.content,
         language: a.language,
       });
@@ -206,7 +306,7 @@ export function articleSteps(d: StepDeps): ArticleSteps {
         return Array.isArray(stored) ? stored.filter((t): t is string => typeof t === 'string') : [];
       }
       const started = Date.now();
-      const { analyzer } = await d.models.forRun(a.ref.runId);
+      const { analyzer, model } = await d.models.forRun(a.ref.runId);
       const analysis = await analyzer.analyze({
         articleId: a.id,
         runId: a.ref.runId,
@@ -214,7 +314,7 @@ export function articleSteps(d: StepDeps): ArticleSteps {
         text: a.content ?? '',
         language: a.language ?? 'en',
       });
-      await save(a, {
+      const patch: ArticlePatch = {
         content: a.content,
         summary: analysis.summary,
         language: analysis.language,
@@ -226,7 +326,10 @@ export function articleSteps(d: StepDeps): ArticleSteps {
           suggested_tags: analysis.tags,
           ...(analysis.usage ? { llm_usage: addUsage(usageOf(a), analysis.usage) } : {}),
         },
-      });
+      };
+      // no model call follows: written with the final status
+      if (model && !analysis.translation) await save(a, patch);
+      else a.held = patch;
       log.info({
         event: 'article.analysis.summarized',
         ...ids(a),
@@ -240,9 +343,17 @@ export function articleSteps(d: StepDeps): ArticleSteps {
 
     async 'article.tag_normalization'(a, tags) {
       const started = Date.now();
-      const result = tags.length
-        ? await d.tagger.tagArticle({ topicId: a.topicId, articleId: a.id, names: tags })
-        : { tagIds: [], createdTags: [], suggestions: 0 };
+      let result: Awaited<ReturnType<ArticleTagger['tagArticle']>>;
+      try {
+        result = tags.length
+          ? await d.tagger.tagArticle({ topicId: a.topicId, articleId: a.id, names: tags })
+          : { tagIds: [], createdTags: [], suggestions: 0 };
+      } catch (err) {
+        // the analysis is kept whatever comes next: a retry starts from it, a failure is written over it
+        await keepHeld(a, err as Error);
+        throw err;
+      }
+      a.linkedTagIds = result.tagIds;
       log.info({
         event: 'article.tag_normalization.completed',
         ...ids(a),
@@ -263,7 +374,7 @@ export function articleSteps(d: StepDeps): ArticleSteps {
     async 'article.translate'(a) {
       const { model } = await d.models.forRun(a.ref.runId);
       // no model, or the analysis answer carried the translation: nothing to ask
-      if (!model || a.translations?.['zh-TW'])
+      if (!model || a.translations?.['zh-TW'] || a.held?.translations?.['zh-TW'])
         return save(a, { processingStatus: 'completed', processingError: null });
       const started = Date.now();
       const { translation, usage } = await translateToZhTw(

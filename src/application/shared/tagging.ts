@@ -19,4 +19,9 @@ export interface ArticleTagger {
    * (unless that pair was rejected before).
    */
   tagArticle(input: { topicId: string; articleId: string; names: string[] }): Promise<TagArticleResult>;
+  /**
+   * Removes the article's links to these tags (an analysis that could not be stored after its
+   * tags were linked); the tags themselves stay.
+   */
+  untagArticle(articleId: string, tagIds: string[]): Promise<void>;
 }

@@ -88,6 +88,10 @@ export class ArticleTaggerService implements ArticleTagger {
     }
   }
 
+  untagArticle(articleId: string, tagIds: string[]): Promise<void> {
+    return this.store.unlinkArticle(articleId, [...new Set(tagIds)]);
+  }
+
   private async linkOnly(
     articleId: string,
     names: string[],

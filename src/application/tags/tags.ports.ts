@@ -118,6 +118,8 @@ export interface TagRepository {
 
   /** links the article to the tags; existing links are kept as they are */
   linkArticle(articleId: string, tagIds: string[]): Promise<void>;
+  /** removes the article's links to these tags */
+  unlinkArticle(articleId: string, tagIds: string[]): Promise<void>;
   /** moves every article link of `fromTagId` to `toTagId`, never duplicating a link */
   moveLinks(fromTagId: string, toTagId: string): Promise<void>;
   countLinks(tagIds: string[]): Promise<number>;

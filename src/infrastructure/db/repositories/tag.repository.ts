@@ -261,6 +261,13 @@ export class DrizzleTagRepository implements TagRepository {
     return (await this.db.delete(tags).where(inArray(tags.id, ids)).returning({ id: tags.id })).length;
   }
 
+  async unlinkArticle(articleId: string, tagIds: string[]) {
+    if (tagIds.length === 0) return;
+    await this.db
+      .delete(articleTags)
+      .where(and(eq(articleTags.articleId, articleId), inArray(articleTags.tagId, tagIds)));
+  }
+
   async linkArticle(articleId: string, tagIds: string[]) {
     if (tagIds.length === 0) return;
     await this.db
