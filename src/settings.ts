@@ -78,7 +78,10 @@ export const SETTINGS = {
     shown: '`http://127.0.0.1:$API_PORT`',
   }),
   DATA_DIR: str('PGlite data, the generated auth secret, media', { ...P, default: './data' }),
-  DATABASE_URL: url('PostgreSQL (node-postgres) instead of PGlite', P),
+  DATABASE_URL: url(
+    "PostgreSQL (node-postgres) instead of PGlite; behind a pooler, session mode or PgBouncer 1.21+ with `max_prepared_statements` keeps the articles list's named statements (in transaction mode before 1.21 the service notices and sends them unnamed, docs/decisions/0161-list-statements-kept-per-connection.md)",
+    P,
+  ),
   REDIS_URL: url('Redis instead of the in-memory cache', P),
   REDIS_KEY_PREFIX: str('prefix of every Redis key, so several deployments can share one Redis', {
     ...P,
