@@ -327,7 +327,7 @@ export function articleSteps(d: StepDeps): ArticleSteps {
           ...(analysis.usage ? { llm_usage: addUsage(usageOf(a), analysis.usage) } : {}),
         },
       };
-      // no model call follows: written with the final status
+      // a translation call follows: written now; else held for the final write
       if (model && !analysis.translation) await save(a, patch);
       else a.held = patch;
       log.info({
