@@ -7,7 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type Database } from '../../src/infrastructure/db/client.js';
-import { MAX_KEPT, executeKept, keptStatements } from '../../src/infrastructure/db/kept-statements.js';
+import {
+  MAX_KEPT,
+  executeKept,
+  keptStatements,
+  resetKeptStatements,
+} from '../../src/infrastructure/db/kept-statements.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 /** the named statements of the connection that runs this, with how each was planned */
@@ -47,6 +52,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('executeKept on PostgreSQL', () 
     single = await openDatabase({ databaseUrl: database.connectionString!, poolSize: 1, migrate: false });
   });
   afterAll(async () => {
+    // the test files after this one in its worker name statements again
+    resetKeptStatements();
     await single?.close();
     await database?.close();
   });
@@ -67,6 +74,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('executeKept on PostgreSQL', () 
   });
 
   it('names at most MAX_KEPT texts, and every one answers', async () => {
+    // from none: the files before this one in its worker may have named some
+    resetKeptStatements();
     for (let i = 0; keptStatements().named < MAX_KEPT + 2 && i < MAX_KEPT + 2; i++) {
       const rows = rowsOf<{ n: number }>(
         await executeKept(database.db, sql`select ${i}::int as n -- kept cap ${sql.raw(String(i))}`),
@@ -81,6 +90,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('executeKept on PostgreSQL', () 
 
   // last: the fallback stops naming statements in this process
   it('sends a statement again unnamed when the connection lost it, and stops naming', async () => {
+    // names given again (the cap above was reached); the connection still holds the first one
+    resetKeptStatements();
     const first = rowsOf<ProbeRow>(await executeKept(single.db, probe('a')));
     expect(first).toHaveLength(1);
     expect(keptStatements().naming).toBe(true);

@@ -71,3 +71,13 @@ function codeOf(err: unknown): string | undefined {
 
 /** how many statements this process has named, and whether it still names them (tests) */
 export const keptStatements = () => ({ named: names.size, naming });
+
+/**
+ * Forgets the names and names statements again (tests: a test file leaves no state for the next
+ * one in its worker). A connection that parsed a statement keeps it: the same text gets the same
+ * name again.
+ */
+export function resetKeptStatements(): void {
+  names.clear();
+  naming = true;
+}
