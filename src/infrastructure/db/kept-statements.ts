@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { entityKind, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client.js';
+import { sqlState } from './safe-text.js';
 
 /** distinct statements a process names at most */
 export const MAX_KEPT = 128;
@@ -54,19 +55,10 @@ export async function executeKept(db: Db, statement: SQL): Promise<unknown> {
   try {
     return await session.prepareQuery(query, undefined, name, false).execute();
   } catch (err) {
-    if (!name || !NAMING_FAILED.has(codeOf(err) ?? '')) throw err;
+    if (!name || !NAMING_FAILED.has(sqlState(err) ?? '')) throw err;
     naming = false;
     return session.prepareQuery(query, undefined, undefined, false).execute();
   }
-}
-
-/** the SQLSTATE of a driver error, possibly wrapped by the ORM */
-function codeOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === 'string') return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
 }
 
 /** how many statements this process has named, and whether it still names them (tests) */
