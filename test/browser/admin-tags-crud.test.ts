@@ -90,6 +90,40 @@ async function createGroup(page: Page, displayName: string, description = '') {
 }
 
 describe.sequential('admin tag and group editing in Chromium', () => {
+  it('keeps the next name an admin types while the lists are still being read again', async () => {
+    const topic = await makeTopic(db(), { name: 'Typing Lab' });
+    const { page, context } = await env.newContext({ as: 'admin' });
+    await openTopic(page, topic.id);
+    // after a write the page reads the groups and the pending suggestions again; the suggestions'
+    // answer is held, so the new group is listed while the write has not finished
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = true;
+    await page.route('**/api/proxy/admin/tags/suggestions*', async (route) => {
+      if (!holding) return route.continue();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    const form = page.getByRole('form', { name: 'New group' });
+    const nameField = form.getByLabel('Display name');
+    const button = form.getByRole('button', { name: 'New group' });
+    await createGroup(page, 'Optics');
+    await poll(() => groupNames(page)).toContain('Optics');
+    expect(await button.isDisabled()).toBe(true);
+    await nameField.fill('Lasers');
+    release();
+    await poll(() => button.isEnabled()).toBe(true);
+    expect(await nameField.inputValue()).toBe('Lasers');
+
+    holding = false;
+    await button.click();
+    await poll(() => groupNames(page)).toContain('Lasers');
+    await poll(() => nameField.inputValue()).toBe('');
+    expect((await db().select().from(tagGroups).where(eq(tagGroups.topicId, topic.id))).length).toBe(2);
+    await context.close();
+  });
+
   it('creates a group (embedding from the endpoint), shows refusals to the admin, renames it', async () => {
     const { page, context } = await env.newContext({ as: 'admin' });
     await openTopic(page, topicId);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useI18n, useT } from '../../../lib/i18n';
+import { clearIfUnchanged, sentForm } from '../../../lib/forms';
 import { ErrorState, Loading } from '../../../lib/ui';
 import { useAdminList, useAdminWrite, type Resource } from '../api/catalog';
 import { catalogMessages } from '../messages';
@@ -60,7 +61,8 @@ export function CrudSection<T extends { id: string; name: string }>({
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    create.mutate(toBody(new FormData(form)), { onSuccess: () => form.reset() });
+    const sent = sentForm(form);
+    create.mutate(toBody(new FormData(form)), { onSuccess: () => clearIfUnchanged(form, sent) });
   };
   const submitEdit = (row: T) => (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

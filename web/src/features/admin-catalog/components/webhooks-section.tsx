@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useI18n, useT } from '../../../lib/i18n';
+import { clearIfUnchanged, sentForm } from '../../../lib/forms';
 import { formatDate } from '../../../lib/format';
 import { Empty, ErrorState, Loading } from '../../../lib/ui';
 import {
@@ -86,6 +87,7 @@ export function WebhooksSection() {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
+    const sent = sentForm(form);
     const secret = String(f.get('secret') ?? '').trim();
     create.mutate(
       {
@@ -96,7 +98,7 @@ export function WebhooksSection() {
       {
         onSuccess: (hook) => {
           setCreated(hook);
-          form.reset();
+          clearIfUnchanged(form, sent);
         },
       },
     );

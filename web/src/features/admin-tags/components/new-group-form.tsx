@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import type { TagWrites } from '../api/tags';
 import { useT } from '../../../lib/i18n';
+import { clearIfUnchanged, sentForm } from '../../../lib/forms';
 import { tagsMessages } from '../messages';
 
 export function NewGroupForm({ topicId, writes }: { topicId: string; writes: TagWrites }) {
@@ -9,6 +10,7 @@ export function NewGroupForm({ topicId, writes }: { topicId: string; writes: Tag
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
+    const sent = sentForm(form);
     const display = String(f.get('display_name')).trim();
     writes.createGroup.mutate(
       {
@@ -20,7 +22,7 @@ export function NewGroupForm({ topicId, writes }: { topicId: string; writes: Tag
           ? { description: String(f.get('description')).trim() }
           : {}),
       },
-      { onSuccess: () => form.reset() },
+      { onSuccess: () => clearIfUnchanged(form, sent) },
     );
   };
   return (

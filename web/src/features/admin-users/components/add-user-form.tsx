@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { clearIfUnchanged, sentForm } from '../../../lib/forms';
 import { errorMessage } from '../../../lib/ui';
 import { useI18n, useT } from '../../../lib/i18n';
 import { useAddUser } from '../api/users';
@@ -15,6 +16,7 @@ export function AddUserForm() {
     e.preventDefault();
     const formEl = e.currentTarget;
     const form = new FormData(formEl);
+    const sent = sentForm(formEl);
     setDone(null);
     const name = String(form.get('display_name') ?? '').trim();
     add.mutate(
@@ -26,7 +28,7 @@ export function AddUserForm() {
       },
       {
         onSuccess: ({ user }) => {
-          formEl.reset();
+          clearIfUnchanged(formEl, sent);
           setDone(text.t('added', { email: user.email }));
         },
       },
