@@ -156,12 +156,27 @@ describe.sequential('reader web app', () => {
     }));
     const byTitle = new Map(rows.map((r) => [r.title, r.id]));
     const { page, context } = await env.newContext();
+    // page 1 of the list (where the previous article is) is answered only after k was pressed: the
+    // key is kept until the neighbor is known, as a quick reader presses it
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = true;
+    await page.route('**/api/proxy/articles?*', async (route) => {
+      if (!holding || new URL(route.request().url()).searchParams.get('offset') !== '0')
+        return route.continue();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
     const from = `topic=${topic.id}&sort=title&order=asc&page=2`;
     await page.goto(`/articles/${byTitle.get('Reader 20')}?from=${encodeURIComponent(from)}`);
     await expect.poll(() => page.getByTestId('position').innerText()).toBe('21 of 23');
     expect(await page.getByTestId('back-link').getAttribute('href')).toBe(`/articles?${from}`);
+    expect(await page.getByTestId('previous-article').count()).toBe(0);
     // k at the first article of page 2 goes to the last of page 1
     await page.keyboard.press('k');
+    release();
+    holding = false;
     await expect.poll(() => page.locator('h1').innerText()).toBe('Reader 19');
     await page.getByTestId('back-link').click();
     await expect.poll(() => titles(page)).toHaveLength(20);

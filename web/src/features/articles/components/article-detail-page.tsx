@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Check, ExternalLink, Heart } from 'lucide-react';
 import { useI18n } from '../../../lib/i18n';
@@ -33,7 +33,7 @@ export default function ArticleDetailPage() {
   const definitions = useMetricDefinitions();
   const favorite = useToggleFavorite();
   const setRead = useSetRead();
-  const { previous, next, position } = useNeighbors(id, from, !!user);
+  const { previous, next, position, loading } = useNeighbors(id, from, !!user);
   const a = article.data;
   const isRead = a?.is_read === true;
 
@@ -53,9 +53,32 @@ export default function ArticleDetailPage() {
   const openOriginal = () => a && window.open(a.url, '_blank', 'noopener,noreferrer');
   // back to the list as it was: its URL state, and the focus on this article's card
   const back = () => void navigate(listHref(from), { state: { returnTo: id } });
+  // j or k pressed before its neighbor's page was read (the article at an edge of its page): kept,
+  // and followed once the neighbor is known; dropped when there is none
+  const wanted = useRef<'previous' | 'next' | null>(null);
+  const neighbors = { previous, next };
+  const step = (which: 'previous' | 'next') => {
+    const to = neighbors[which];
+    wanted.current = !to && loading[which] ? which : null;
+    if (to) void navigate(to.href);
+  };
+  const nextHref = next?.href;
+  const previousHref = previous?.href;
+  useEffect(() => {
+    const which = wanted.current;
+    if (!which) return;
+    const href = which === 'next' ? nextHref : previousHref;
+    if (href) {
+      wanted.current = null;
+      void navigate(href);
+    } else if (!(which === 'next' ? loading.next : loading.previous)) wanted.current = null;
+  }, [nextHref, previousHref, loading.next, loading.previous, navigate]);
+  useEffect(() => {
+    wanted.current = null;
+  }, [id]);
   useHotkeys({
-    j: () => next && void navigate(next.href),
-    k: () => previous && void navigate(previous.href),
+    j: () => step('next'),
+    k: () => step('previous'),
     f: () => (user ? a && favorite.mutate({ id: a.id, favorite: !a.is_favorited }) : hintGuest()),
     m: () => (user ? a && setRead.mutate({ id: a.id, read: !isRead }) : hintGuest()),
     o: openOriginal,

@@ -11,7 +11,8 @@ export interface Neighbor {
  * Previous and next article within the list the reader came from (`from`, that list's query string):
  * the same query as the list (so usually already cached), and the page before or after when the
  * article sits at an edge of its page. Following a neighbor on another page moves `from` along, so
- * the back link returns to the page that holds the article.
+ * the back link returns to the page that holds the article. `loading` says which neighbor may still
+ * come (its page is being read): a key pressed for it meanwhile is kept, not dropped.
  */
 export function useNeighbors(id: string, from: string | null, signedIn: boolean) {
   const params = new URLSearchParams(from ?? '');
@@ -29,8 +30,15 @@ export function useNeighbors(id: string, from: string | null, signedIn: boolean)
   const neighbor = (article: Article | undefined, p: number): Neighbor | undefined =>
     article && { article, href: readerHref(article.id, p === state.page ? params.toString() : onPage(p)) };
 
-  if (from === null || index < 0) return { previous: undefined, next: undefined, position: undefined };
+  const listLoading = from !== null && page.isPending;
+  const loading = {
+    previous: listLoading || (atStart && before.isPending),
+    next: listLoading || (atEnd && after.isPending),
+  };
+  if (from === null || index < 0)
+    return { previous: undefined, next: undefined, position: undefined, loading };
   return {
+    loading,
     previous:
       index > 0
         ? neighbor(items[index - 1], state.page)
