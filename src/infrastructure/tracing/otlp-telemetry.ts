@@ -1,12 +1,12 @@
 /** The OpenTelemetry SDK side of telemetry.ts, loaded only when tracing is configured. */
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { Logger } from '../../application/shared/ports.js';
 import { DropOldestBatchSpanProcessor } from './drop-oldest-span-processor.js';
+import { LightTracer } from './light-tracer.js';
 import { FastOtlpTraceExporter } from './otlp-trace-serializer.js';
 import {
   ExportFailureReporter,
@@ -63,14 +63,10 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
     };
   }
 
-  // every span is kept (the default's parent-based decision is the same for the service's own
-  // traces, whose parents are all sampled, at a cost per span)
-  const tracerProvider = new BasicTracerProvider({
-    resource,
-    sampler: new AlwaysOnSampler(),
-    spanProcessors: [otlp.spanProcessor],
-  });
-  const scope = new TraceScope(tracerProvider.getTracer('article-intel'));
+  // the service's spans are made by its own tracer (every span kept, as the SDK's AlwaysOnSampler
+  // would), handed to the same processor and OTLP exporter (docs/decisions/0164-light-tracer.md)
+  const spanProcessor = otlp.spanProcessor;
+  const scope = new TraceScope(new LightTracer(resource, { name: 'article-intel' }, spanProcessor));
   const loggerProvider = new LoggerProvider({ resource, processors: [otlp.logProcessor] });
   const logSink = new OtlpLogSink(loggerProvider.getLogger('article-intel'));
 
@@ -84,13 +80,13 @@ export function createOtlpTelemetry(c: TelemetryConfig, log: Logger, opts: Telem
     spanProcessor: otlp.spanProcessor,
     metricsText,
     async flush() {
-      await Promise.allSettled([tracerProvider.forceFlush(), loggerProvider.forceFlush()]);
+      await Promise.allSettled([spanProcessor.forceFlush(), loggerProvider.forceFlush()]);
     },
     shutdown() {
       // all three at once: with the ingest down each waits up to the export timeout, and the
       // process's graceful stop (25 s) must not run out while they do
       return (closed ??= Promise.allSettled([
-        tracerProvider.shutdown(),
+        spanProcessor.shutdown(),
         meterProvider.shutdown(),
         loggerProvider.shutdown(),
       ]).then(() => undefined));

@@ -1,0 +1,320 @@
+/**
+ * The tracer of the service's own spans (docs/decisions/0164-light-tracer.md). It makes the spans
+ * the OpenTelemetry SDK's tracer would (the same ids, times, attributes, events, status and parent
+ * for everything TraceScope and the span wrappers ask), as objects the span processor and the OTLP
+ * exporter read as they read the SDK's, without the SDK's per-span work the service never uses:
+ * a sampler (every span is kept), attributes checked three times (at start, after sampling, and
+ * again one by one in the span), span-count metrics, the parent's ids checked by regular expression
+ * when the parent is a span this tracer made, an anchored clock per span. Per article (six spans)
+ * that work was most of what tracing cost the pipeline (`pipeline.tracing_overhead`).
+ */
+import { randomFillSync } from 'node:crypto';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context as contextApi,
+  diag,
+  trace,
+  type Attributes,
+  type AttributeValue,
+  type Context,
+  type Exception,
+  type HrTime,
+  type Link,
+  type Span,
+  type SpanContext,
+  type SpanOptions,
+  type SpanStatus,
+  type TimeInput,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+
+/** the SDK's defaults (SpanLimits): at most this many attributes, events and links a span */
+const ATTRIBUTE_COUNT_LIMIT = 128;
+const EVENT_COUNT_LIMIT = 128;
+const LINK_COUNT_LIMIT = 128;
+
+/**
+ * Random span and trace ids, hex, from a pool of random bytes filled 4 KB at a time (the SDK draws
+ * them with Math.random a byte at a time). An all-zero id is invalid in OpenTelemetry: drawn again.
+ */
+class IdPool {
+  private readonly pool = Buffer.allocUnsafe(4096);
+  private at = this.pool.length;
+
+  private next(bytes: number): string {
+    for (;;) {
+      if (this.at + bytes > this.pool.length) {
+        randomFillSync(this.pool);
+        this.at = 0;
+      }
+      const start = this.at;
+      this.at += bytes;
+      for (let i = start; i < this.at; i++)
+        if (this.pool[i] !== 0) return this.pool.toString('hex', start, this.at);
+    }
+  }
+
+  spanId(): string {
+    return this.next(8);
+  }
+
+  traceId(): string {
+    return this.next(16);
+  }
+}
+
+function isAttributeValue(v: unknown): v is AttributeValue {
+  if (v == null) return false;
+  const t = typeof v;
+  if (t === 'string' || t === 'number' || t === 'boolean') return true;
+  if (!Array.isArray(v)) return false;
+  // a homogeneous array of one primitive type (nulls allowed), as the SDK accepts
+  let kind: string | undefined;
+  for (const e of v) {
+    if (e == null) continue;
+    const et = typeof e;
+    if (et !== 'string' && et !== 'number' && et !== 'boolean') return false;
+    if (kind === undefined) kind = et;
+    else if (kind !== et) return false;
+  }
+  return true;
+}
+
+function hrTimeOf(t: TimeInput | undefined): HrTime {
+  if (Array.isArray(t)) return t as HrTime;
+  const ms =
+    t === undefined ? performance.timeOrigin + performance.now() : typeof t === 'number' ? t : t.getTime();
+  // a number below the process's start is taken as performance.now()-based, as the SDK does
+  const epochMs = typeof t === 'number' && t < performance.timeOrigin ? performance.timeOrigin + t : ms;
+  const s = Math.floor(epochMs / 1000);
+  return [s, Math.round((epochMs - s * 1000) * 1e6)];
+}
+
+function durationOf(start: HrTime, end: HrTime): HrTime {
+  let s = end[0] - start[0];
+  let ns = end[1] - start[1];
+  if (ns < 0) {
+    s -= 1;
+    ns += 1e9;
+  }
+  return [s, ns];
+}
+
+class LightSpan implements Span, ReadableSpan {
+  readonly kind: SpanKind;
+  readonly attributes: Attributes = {};
+  readonly links: Link[] = [];
+  readonly events: TimedEvent[] = [];
+  readonly startTime: HrTime;
+  endTime: HrTime = [0, 0];
+  duration: HrTime = [0, 0];
+  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  ended = false;
+  droppedAttributesCount = 0;
+  droppedEventsCount = 0;
+  droppedLinksCount = 0;
+
+  constructor(
+    public name: string,
+    private readonly ctx: SpanContext,
+    readonly parentSpanContext: SpanContext | undefined,
+    kind: SpanKind | undefined,
+    startTime: TimeInput | undefined,
+    attributes: Attributes | undefined,
+    links: Link[] | undefined,
+    readonly resource: Resource,
+    readonly instrumentationScope: InstrumentationScope,
+    private readonly processor: SpanProcessor,
+  ) {
+    this.kind = kind ?? SpanKind.INTERNAL;
+    this.startTime = hrTimeOf(startTime);
+    if (attributes) this.setAttributes(attributes);
+    if (links) this.addLinks(links);
+  }
+
+  spanContext(): SpanContext {
+    return this.ctx;
+  }
+
+  setAttribute(key: string, value: AttributeValue | undefined): this {
+    if (this.ended || key.length === 0 || !isAttributeValue(value)) return this;
+    if (!(key in this.attributes) && Object.keys(this.attributes).length >= ATTRIBUTE_COUNT_LIMIT) {
+      this.droppedAttributesCount++;
+      return this;
+    }
+    this.attributes[key] = value;
+    return this;
+  }
+
+  setAttributes(attributes: Attributes): this {
+    for (const key in attributes)
+      if (Object.prototype.hasOwnProperty.call(attributes, key)) this.setAttribute(key, attributes[key]);
+    return this;
+  }
+
+  addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
+    if (this.ended) return this;
+    if (this.events.length >= EVENT_COUNT_LIMIT) {
+      // the SDK keeps the newest events
+      this.events.shift();
+      this.droppedEventsCount++;
+    }
+    const isTime =
+      Array.isArray(attributesOrTime) ||
+      typeof attributesOrTime === 'number' ||
+      attributesOrTime instanceof Date;
+    const attributes: Attributes = {};
+    if (!isTime && attributesOrTime)
+      for (const key in attributesOrTime as Attributes) {
+        const v = (attributesOrTime as Attributes)[key];
+        if (isAttributeValue(v)) attributes[key] = v;
+      }
+    this.events.push({
+      name,
+      attributes,
+      time: hrTimeOf(isTime ? (attributesOrTime as TimeInput) : time),
+      droppedAttributesCount: 0,
+    });
+    return this;
+  }
+
+  addLink(link: Link): this {
+    if (this.ended) return this;
+    if (this.links.length >= LINK_COUNT_LIMIT) {
+      this.droppedLinksCount++;
+      return this;
+    }
+    this.links.push(link);
+    return this;
+  }
+
+  addLinks(links: Link[]): this {
+    for (const l of links) this.addLink(l);
+    return this;
+  }
+
+  setStatus(status: SpanStatus): this {
+    if (this.ended || status.code === SpanStatusCode.UNSET || this.status.code === SpanStatusCode.OK)
+      return this;
+    this.status =
+      status.code === SpanStatusCode.ERROR && typeof status.message === 'string'
+        ? { code: status.code, message: status.message }
+        : { code: status.code };
+    return this;
+  }
+
+  updateName(name: string): this {
+    if (!this.ended) this.name = name;
+    return this;
+  }
+
+  end(endTime?: TimeInput): void {
+    if (this.ended) {
+      diag.error(
+        `${this.name} ${this.ctx.traceId}-${this.ctx.spanId} - You can only call end() on a span once.`,
+      );
+      return;
+    }
+    this.ended = true;
+    this.endTime = hrTimeOf(endTime);
+    this.duration = durationOf(this.startTime, this.endTime);
+    if (this.duration[0] < 0) {
+      this.endTime = [this.startTime[0], this.startTime[1]];
+      this.duration = [0, 0];
+    }
+    this.processor.onEnd(this);
+  }
+
+  isRecording(): boolean {
+    return !this.ended;
+  }
+
+  recordException(exception: Exception, time?: TimeInput): void {
+    const attributes: Attributes = {};
+    if (typeof exception === 'string') attributes['exception.message'] = exception;
+    else if (exception) {
+      if (exception.code) attributes['exception.type'] = exception.code.toString();
+      else if (exception.name) attributes['exception.type'] = exception.name;
+      if (exception.message) attributes['exception.message'] = exception.message;
+      if (exception.stack) attributes['exception.stacktrace'] = exception.stack;
+    }
+    if (attributes['exception.type'] || attributes['exception.message'])
+      this.addEvent('exception', attributes, time);
+  }
+}
+
+/** the context of a span this tracer made: its ids need no second look when it is a parent */
+class MadeSpanContext implements SpanContext {
+  readonly traceFlags = TraceFlags.SAMPLED;
+  constructor(
+    readonly traceId: string,
+    readonly spanId: string,
+    readonly traceState: SpanContext['traceState'],
+  ) {}
+}
+
+function validParent(ctx: SpanContext | undefined): ctx is SpanContext {
+  return !!ctx && (ctx instanceof MadeSpanContext || trace.isSpanContextValid(ctx));
+}
+
+export class LightTracer implements Tracer {
+  private readonly ids = new IdPool();
+
+  constructor(
+    private readonly resource: Resource,
+    private readonly scope: InstrumentationScope,
+    private readonly processor: SpanProcessor,
+  ) {}
+
+  startSpan(name: string, options: SpanOptions = {}, context: Context = contextApi.active()): Span {
+    const parent = options.root ? undefined : trace.getSpanContext(context);
+    const child = validParent(parent);
+    const spanContext = new MadeSpanContext(
+      child ? parent.traceId : this.ids.traceId(),
+      this.ids.spanId(),
+      child ? parent.traceState : undefined,
+    );
+    const span = new LightSpan(
+      name,
+      spanContext,
+      child ? parent : undefined,
+      options.kind,
+      options.startTime,
+      options.attributes,
+      options.links,
+      this.resource,
+      this.scope,
+      this.processor,
+    );
+    // the SDK's processors are typed for its own Span class; they read what ReadableSpan has
+    this.processor.onStart(span as never, options.root ? ROOT_CONTEXT : context);
+    return span;
+  }
+
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, opts: SpanOptions, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    opts: SpanOptions,
+    ctx: Context,
+    fn: F,
+  ): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    a?: SpanOptions | F,
+    b?: Context | F,
+    c?: F,
+  ): ReturnType<F> {
+    const fn = (c ?? (typeof b === 'function' ? b : a)) as F;
+    const opts = typeof a === 'object' ? a : {};
+    const parent = typeof b === 'object' ? b : contextApi.active();
+    const span = this.startSpan(name, opts, parent);
+    return contextApi.with(trace.setSpan(parent, span), () => fn(span) as ReturnType<F>);
+  }
+}

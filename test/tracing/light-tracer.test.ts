@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+  type Attributes,
+  type Tracer,
+} from '@opentelemetry/api';
+import { TraceState } from '@opentelemetry/core';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import { LightTracer } from '../../src/infrastructure/tracing/light-tracer.js';
+import { TraceScope, withSpan } from '../../src/infrastructure/tracing/span-wrappers.js';
+import { contextOf } from '../../src/infrastructure/tracing/job-trace.js';
+import { createTraceRequestEncoder } from '../../src/infrastructure/tracing/otlp-trace-serializer.js';
+
+/**
+ * The service's own tracer (light-tracer.ts) against the OpenTelemetry SDK's: the same work through
+ * TraceScope and the span wrappers, with each tracer, must finish the same spans (names, kinds,
+ * parents, attributes, events, links, status, resource, scope; ids and times aside), and the light
+ * spans must encode as the SDK's own protobuf serializer encodes them.
+ */
+const resource = resourceFromAttributes({
+  'service.name': 'article-intel',
+  'deployment.environment': 'test',
+});
+const REMOTE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+async function work(scope: TraceScope, tracer: Tracer): Promise<void> {
+  await scope.inSpan(
+    'scraper.run',
+    { root: true, attributes: { 'run.id': 'r1', 'run.trigger': 'admin' } },
+    async () => {
+      const stage = withSpan(scope, 'pipeline.fetch', (n: number) => Promise.resolve(n * 2), {
+        attributes: (n) => ({ 'input.count': n }),
+        after: (r) => ({ 'output.count': r, 'skipped.null': null as never, 'skipped.object': {} as never }),
+      });
+      await stage(21);
+      const failing = withSpan(scope, 'pipeline.dedup', () => Promise.reject(new TypeError('dedup broke')));
+      await failing().catch(() => undefined);
+      const judged = withSpan(scope, 'scraper.pipeline_completed.notify', () => Promise.resolve('x'), {
+        errorOf: () => 'webhook answered 500',
+      });
+      await judged();
+    },
+  );
+  // an article's flow continues a job's traceparent: a remote parent
+  await scope.inSpan(
+    'article.pipeline',
+    { parent: contextOf(REMOTE), attributes: { 'article.url': 'https://example.org/a', 'article.id': 'a1' } },
+    async () => {
+      for (const name of ['article.scraped.handle', 'article.processed.handle'])
+        await scope.inSpan(
+          name,
+          { leaf: true, attributes: { 'job.attempt': 1, tags: ['a', 'b'] } },
+          async (span) => {
+            span.addEvent('cache.miss', { key: 'k' });
+            span.setAttribute('late', true);
+            span.setAttributes({ n: 3.5, list: [1, 2] });
+            span.updateName(`${name}`);
+          },
+        );
+    },
+  );
+  // the tracer used directly, as a library would
+  const direct = tracer.startSpan('direct', {
+    kind: SpanKind.CLIENT,
+    links: [
+      {
+        context: {
+          traceId: '0af7651916cd43dd8448eb211c80319c',
+          spanId: 'b7ad6b7169203331',
+          traceFlags: TraceFlags.SAMPLED,
+          traceState: new TraceState('k=v'),
+        },
+        attributes: { why: 'retry' },
+      },
+    ],
+  });
+  direct.recordException('a plain message');
+  direct.setStatus({ code: SpanStatusCode.OK });
+  direct.setStatus({ code: SpanStatusCode.ERROR, message: 'ignored after OK' });
+  direct.end();
+  direct.setAttribute('after.end', 1);
+  tracer.startActiveSpan('active', (span) => {
+    tracer.startSpan('inside').end();
+    span.end();
+  });
+  const many = tracer.startSpan('many');
+  for (let i = 0; i < 130; i++) many.setAttribute(`a${i}`, i);
+  for (let i = 0; i < 130; i++) many.addEvent(`e${i}`);
+  many.end();
+}
+
+async function finished(make: (processor: SimpleSpanProcessor) => Tracer): Promise<ReadableSpan[]> {
+  const exporter = new InMemorySpanExporter();
+  const tracer = make(new SimpleSpanProcessor(exporter));
+  await work(new TraceScope(tracer), tracer);
+  return exporter.getFinishedSpans();
+}
+
+/** a span without its ids and times: parents by name instead (names are unique in `work`, but for the steps) */
+function shape(spans: ReadableSpan[]) {
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s.name]));
+  return spans.map((s) => ({
+    name: s.name,
+    kind: s.kind,
+    parent: s.parentSpanContext
+      ? (byId.get(s.parentSpanContext.spanId) ??
+        `remote ${s.parentSpanContext.spanId} ${String(s.parentSpanContext.isRemote)}`)
+      : null,
+    sameTraceAsParent: s.parentSpanContext ? s.parentSpanContext.traceId === s.spanContext().traceId : null,
+    traceFlags: s.spanContext().traceFlags,
+    attributes: s.attributes,
+    events: s.events.map((e) => ({
+      name: e.name,
+      attributes: e.attributes && {
+        ...e.attributes,
+        'exception.stacktrace': e.attributes['exception.stacktrace'] ? 'stack' : undefined,
+      },
+    })),
+    links: s.links,
+    status: s.status,
+    dropped: [s.droppedAttributesCount, s.droppedEventsCount, s.droppedLinksCount],
+    resource: s.resource.attributes,
+    scope: s.instrumentationScope,
+    ended: s.ended,
+    nonNegative: s.duration[0] >= 0 && s.duration[1] >= 0,
+  }));
+}
+
+describe('the light tracer against the OpenTelemetry SDK', () => {
+  it('finishes the same spans for the same work', async () => {
+    const sdk = await finished((p) =>
+      new BasicTracerProvider({ resource, spanProcessors: [p] }).getTracer('article-intel'),
+    );
+    const light = await finished((p) => new LightTracer(resource, { name: 'article-intel' }, p));
+    expect(light.length).toBe(11);
+    expect(shape(light)).toEqual(shape(sdk));
+    // what the comparison covers really happened
+    const names = light.map((s) => s.name);
+    expect(names.filter((n) => n === 'scraper.run')).toHaveLength(1);
+    const dedup = light.find((s) => s.name === 'pipeline.dedup')!;
+    expect(dedup.status).toEqual({ code: SpanStatusCode.ERROR, message: 'dedup broke' });
+    expect(dedup.events[0]!.attributes).toMatchObject({ 'exception.type': 'TypeError' });
+    const many = light.find((s) => s.name === 'many')!;
+    expect([Object.keys(many.attributes).length, many.droppedAttributesCount]).toEqual([128, 2]);
+    expect([many.events.length, many.droppedEventsCount, many.events[0]!.name]).toEqual([128, 2, 'e2']);
+    const article = light.find((s) => s.name === 'article.pipeline')!;
+    expect(article.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(article.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+  });
+
+  it('gives valid, distinct ids, children in their parent trace, and a new trace for a root', async () => {
+    const light = await finished((p) => new LightTracer(resource, { name: 'article-intel' }, p));
+    const ids = light.map((s) => s.spanContext().spanId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const s of light) expect(trace.isSpanContextValid(s.spanContext())).toBe(true);
+    const run = light.find((s) => s.name === 'scraper.run')!;
+    const fetch = light.find((s) => s.name === 'pipeline.fetch')!;
+    expect(fetch.spanContext().traceId).toBe(run.spanContext().traceId);
+    expect(fetch.parentSpanContext?.spanId).toBe(run.spanContext().spanId);
+    const direct = light.find((s) => s.name === 'direct')!;
+    expect(direct.spanContext().traceId).not.toBe(run.spanContext().traceId);
+    // a root span under an active parent still starts a trace of its own
+    const tracer = new LightTracer(
+      resource,
+      { name: 'article-intel' },
+      new SimpleSpanProcessor(new InMemorySpanExporter()),
+    );
+    const parent = tracer.startSpan('p');
+    const root = tracer.startSpan('r', { root: true }, trace.setSpan(ROOT_CONTEXT, parent));
+    expect(root.spanContext().traceId).not.toBe(parent.spanContext().traceId);
+  });
+
+  it('encodes as the SDK serializer encodes the same light spans, and as ours does', async () => {
+    const light = await finished((p) => new LightTracer(resource, { name: 'article-intel' }, p));
+    const upstream = Buffer.from(ProtobufTraceSerializer.serializeRequest(light)!);
+    expect(Buffer.from(createTraceRequestEncoder()(light))).toEqual(upstream);
+    expect(upstream.length).toBeGreaterThan(1000);
+  });
+
+  it('keeps a span ended once and attributes of the accepted kinds', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new LightTracer(resource, { name: 'article-intel' }, new SimpleSpanProcessor(exporter));
+    const span = tracer.startSpan('once', {
+      attributes: { ok: 'x', mixed: ['a', 1] as never, holes: ['a', null, 'b'] as never, '': 'no key' },
+    });
+    expect(span.isRecording()).toBe(true);
+    span.end();
+    span.end();
+    expect(span.isRecording()).toBe(false);
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    const attrs: Attributes = exporter.getFinishedSpans()[0]!.attributes;
+    expect(attrs).toEqual({ ok: 'x', holes: ['a', null, 'b'] });
+  });
+});
