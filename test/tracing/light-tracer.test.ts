@@ -94,6 +94,25 @@ async function work(scope: TraceScope, tracer: Tracer): Promise<void> {
     tracer.startSpan('inside').end();
     span.end();
   });
+  // the SDK's sanitising: arrays copied at start, nulls kept in events and links, invalid values and
+  // empty keys left out, links over the limit dropped oldest first, timed events
+  const list = ['a', 'b'];
+  const linked = tracer.startSpan('linked', {
+    attributes: { list, '': 'no key' },
+    links: Array.from({ length: 130 }, (_, i) => ({
+      context: {
+        traceId: '0af7651916cd43dd8448eb211c80319c',
+        spanId: (i + 1).toString(16).padStart(16, '0'),
+        traceFlags: TraceFlags.SAMPLED,
+      },
+      ...(i % 2 ? { attributes: { i, nothing: null as never, object: {} as never } } : {}),
+    })),
+  });
+  list.push('changed after start');
+  linked.addEvent('with.null', { a: null as never, b: 'x', c: {} as never, d: [1, 'two'] as never });
+  linked.addEvent('timed', [1_700_000_000, 5]);
+  linked.addEvent('timed.ms', 1_700_000_000_123);
+  linked.end();
   const many = tracer.startSpan('many');
   for (let i = 0; i < 130; i++) many.setAttribute(`a${i}`, i);
   for (let i = 0; i < 130; i++) many.addEvent(`e${i}`);
@@ -143,7 +162,7 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
       new BasicTracerProvider({ resource, spanProcessors: [p] }).getTracer('article-intel'),
     );
     const light = await finished((p) => new LightTracer(resource, { name: 'article-intel' }, p));
-    expect(light.length).toBe(11);
+    expect(light.length).toBe(12);
     expect(shape(light)).toEqual(shape(sdk));
     // what the comparison covers really happened
     const names = light.map((s) => s.name);
@@ -154,6 +173,19 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
     const many = light.find((s) => s.name === 'many')!;
     expect([Object.keys(many.attributes).length, many.droppedAttributesCount]).toEqual([128, 2]);
     expect([many.events.length, many.droppedEventsCount, many.events[0]!.name]).toEqual([128, 2, 'e2']);
+    const linked = light.find((s) => s.name === 'linked')!;
+    expect(linked.attributes).toEqual({ list: ['a', 'b'] });
+    expect([linked.links.length, linked.droppedLinksCount, linked.links[0]!.context.spanId]).toEqual([
+      128,
+      2,
+      '0000000000000003',
+    ]);
+    expect(linked.links[1]).toEqual({
+      context: linked.links[1]!.context,
+      attributes: { i: 3, nothing: null },
+    });
+    expect(linked.events[0]!.attributes).toEqual({ a: null, b: 'x' });
+    expect(linked.events[1]!.time).toEqual([1_700_000_000, 5]);
     const article = light.find((s) => s.name === 'article.pipeline')!;
     expect(article.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(article.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');

@@ -1,12 +1,12 @@
 /**
- * The tracer of the service's own spans (docs/decisions/0164-light-tracer.md). It makes the spans
- * the OpenTelemetry SDK's tracer would (the same ids, times, attributes, events, status and parent
- * for everything TraceScope and the span wrappers ask), as objects the span processor and the OTLP
- * exporter read as they read the SDK's, without the SDK's per-span work the service never uses:
- * a sampler (every span is kept), attributes checked three times (at start, after sampling, and
- * again one by one in the span), span-count metrics, the parent's ids checked by regular expression
- * when the parent is a span this tracer made, an anchored clock per span. Per article (six spans)
- * that work was most of what tracing cost the pipeline (`pipeline.tracing_overhead`).
+ * The tracer of the service's own spans (docs/decisions/0164-light-tracer.md). Its spans are what
+ * the OpenTelemetry SDK's tracer makes for the same calls (parents, attributes, events, links,
+ * status, limits; random ids, times from the performance clock), as objects the span processor and
+ * the OTLP exporter read as they read the SDK's, without the SDK's per-span work the service has no
+ * use for: a sampler (every span is kept), attributes checked three times (at start, after sampling,
+ * then one by one in the span), span-count metrics, a parent made here checked again by regular
+ * expression, ids drawn from Math.random a byte at a time. For an article's six spans that was about
+ * a third of what making and exporting them cost (`pipeline.tracing_overhead`).
  */
 import { randomFillSync } from 'node:crypto';
 import {
@@ -69,12 +69,12 @@ class IdPool {
   }
 }
 
-function isAttributeValue(v: unknown): v is AttributeValue {
-  if (v == null) return false;
+/** as @opentelemetry/core's isAttributeValue: a primitive, a homogeneous array of one (nulls allowed), or null */
+function isAttributeValue(v: unknown): v is AttributeValue | null | undefined {
+  if (v == null) return true;
   const t = typeof v;
   if (t === 'string' || t === 'number' || t === 'boolean') return true;
   if (!Array.isArray(v)) return false;
-  // a homogeneous array of one primitive type (nulls allowed), as the SDK accepts
   let kind: string | undefined;
   for (const e of v) {
     if (e == null) continue;
@@ -86,6 +86,19 @@ function isAttributeValue(v: unknown): v is AttributeValue {
   return true;
 }
 
+/** as @opentelemetry/core's sanitizeAttributes: valid keys and values kept (nulls too), arrays copied */
+function sanitize(attributes: Attributes | undefined): Attributes {
+  const out: Attributes = {};
+  if (!attributes) return out;
+  for (const key in attributes) {
+    if (!Object.prototype.hasOwnProperty.call(attributes, key) || key.length === 0) continue;
+    const v = attributes[key];
+    if (!isAttributeValue(v)) continue;
+    out[key] = Array.isArray(v) ? v.slice() : v;
+  }
+  return out;
+}
+
 function hrTimeOf(t: TimeInput | undefined): HrTime {
   if (Array.isArray(t)) return t as HrTime;
   const ms =
@@ -93,7 +106,8 @@ function hrTimeOf(t: TimeInput | undefined): HrTime {
   // a number below the process's start is taken as performance.now()-based, as the SDK does
   const epochMs = typeof t === 'number' && t < performance.timeOrigin ? performance.timeOrigin + t : ms;
   const s = Math.floor(epochMs / 1000);
-  return [s, Math.round((epochMs - s * 1000) * 1e6)];
+  const ns = Math.round((epochMs - s * 1000) * 1e6);
+  return ns >= 1e9 ? [s + 1, ns - 1e9] : [s, ns];
 }
 
 function durationOf(start: HrTime, end: HrTime): HrTime {
@@ -118,6 +132,7 @@ class LightSpan implements Span, ReadableSpan {
   ended = false;
   droppedAttributesCount = 0;
   droppedEventsCount = 0;
+  private attributeCount = 0;
   droppedLinksCount = 0;
 
   constructor(
@@ -134,7 +149,7 @@ class LightSpan implements Span, ReadableSpan {
   ) {
     this.kind = kind ?? SpanKind.INTERNAL;
     this.startTime = hrTimeOf(startTime);
-    if (attributes) this.setAttributes(attributes);
+    if (attributes) this.setAttributes(sanitize(attributes));
     if (links) this.addLinks(links);
   }
 
@@ -143,10 +158,13 @@ class LightSpan implements Span, ReadableSpan {
   }
 
   setAttribute(key: string, value: AttributeValue | undefined): this {
-    if (this.ended || key.length === 0 || !isAttributeValue(value)) return this;
-    if (!(key in this.attributes) && Object.keys(this.attributes).length >= ATTRIBUTE_COUNT_LIMIT) {
-      this.droppedAttributesCount++;
-      return this;
+    if (this.ended || value == null || key.length === 0 || !isAttributeValue(value)) return this;
+    if (!Object.prototype.hasOwnProperty.call(this.attributes, key)) {
+      if (this.attributeCount >= ATTRIBUTE_COUNT_LIMIT) {
+        this.droppedAttributesCount++;
+        return this;
+      }
+      this.attributeCount++;
     }
     this.attributes[key] = value;
     return this;
@@ -169,15 +187,9 @@ class LightSpan implements Span, ReadableSpan {
       Array.isArray(attributesOrTime) ||
       typeof attributesOrTime === 'number' ||
       attributesOrTime instanceof Date;
-    const attributes: Attributes = {};
-    if (!isTime && attributesOrTime)
-      for (const key in attributesOrTime as Attributes) {
-        const v = (attributesOrTime as Attributes)[key];
-        if (isAttributeValue(v)) attributes[key] = v;
-      }
     this.events.push({
       name,
-      attributes,
+      attributes: sanitize(isTime ? undefined : (attributesOrTime as Attributes | undefined)),
       time: hrTimeOf(isTime ? (attributesOrTime as TimeInput) : time),
       droppedAttributesCount: 0,
     });
@@ -187,10 +199,26 @@ class LightSpan implements Span, ReadableSpan {
   addLink(link: Link): this {
     if (this.ended) return this;
     if (this.links.length >= LINK_COUNT_LIMIT) {
+      // the SDK keeps the newest links
+      this.links.shift();
       this.droppedLinksCount++;
-      return this;
     }
-    this.links.push(link);
+    const sanitized = sanitize(link.attributes);
+    const attributes: Attributes = {};
+    let kept = 0;
+    let dropped = 0;
+    for (const key in sanitized) {
+      if (kept >= ATTRIBUTE_COUNT_LIMIT) dropped++;
+      else {
+        attributes[key] = sanitized[key];
+        kept++;
+      }
+    }
+    this.links.push({
+      context: link.context,
+      ...(kept > 0 ? { attributes } : {}),
+      ...(dropped > 0 ? { droppedAttributesCount: dropped } : {}),
+    });
     return this;
   }
 
