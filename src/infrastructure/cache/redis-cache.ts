@@ -2,6 +2,21 @@ import { Redis } from 'ioredis';
 import type { KeyValueCache } from '../../application/shared/ports.js';
 
 /**
+ * Turns String.prototype back into a fast-mode object after ioredis loaded
+ * (docs/decisions/0165-string-prototype-kept-fast.md). Its RESP decoder declares `class
+ * VerbatimString extends String`; V8 moves an object that gains an heir into dictionary mode, and for
+ * String.prototype nothing in ordinary code moves it back, so every string method optimized code
+ * calls from then on (`charCodeAt`, `slice`, `indexOf`...) is looked up in a hash table: a loop over
+ * a text's characters ran about 4x slower in every process that loaded this module. A property
+ * stored on an object inheriting from a prototype makes V8 turn that prototype fast again.
+ */
+export function keepStringPrototypeFast(): void {
+  const heir = Object.create(String.prototype) as { fast?: boolean };
+  heir.fast = true;
+}
+keepStringPrototypeFast();
+
+/**
  * Lua commands, registered with defineCommand: ioredis sends EVALSHA (the script body only once per
  * connection, on NOSCRIPT) and prefixes their keys like those of any other command.
  */
