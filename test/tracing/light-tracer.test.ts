@@ -33,6 +33,7 @@ const resource = resourceFromAttributes({
   'deployment.environment': 'test',
 });
 const REMOTE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+const OTHER_REMOTE = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 async function work(scope: TraceScope, tracer: Tracer): Promise<void> {
   await scope.inSpan(
@@ -68,7 +69,35 @@ async function work(scope: TraceScope, tracer: Tracer): Promise<void> {
             span.updateName(`${name}`);
           },
         );
+      // the span wrappers' leaf spans (an article's steps): attributes before and after, an ERROR
+      // status judged from the arguments, a throw
+      const step = withSpan(
+        scope,
+        'article.tag_normalization.handle',
+        (n: number) => Promise.resolve(n + 1),
+        {
+          leaf: true,
+          attributes: (n) => ({ 'input.n': n }),
+          after: (r) => ({ 'output.n': r }),
+        },
+      );
+      await step(1);
+      const failed = withSpan(
+        scope,
+        'article.analysis_failed.handle',
+        (_f: { error: string }) => Promise.resolve('written'),
+        { leaf: true, errorOf: (_r, f) => f.error },
+      );
+      await failed({ error: 'model answered 500' });
+      const thrown = withSpan(scope, 'article.translate.handle', () => Promise.reject(new RangeError('no')), {
+        leaf: true,
+      });
+      await thrown().catch(() => undefined);
     },
+  );
+  // the next article of another run: its own remote parent, not the last one's
+  await scope.inSpan('article.pipeline', { parent: contextOf(OTHER_REMOTE) }, () =>
+    withSpan(scope, 'article.scraped.handle', () => Promise.resolve(), { leaf: true })(),
   );
   // the tracer used directly, as a library would
   const direct = tracer.startSpan('direct', {
@@ -162,7 +191,7 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
       new BasicTracerProvider({ resource, spanProcessors: [p] }).getTracer('article-intel'),
     );
     const light = await finished((p) => new LightTracer(resource, { name: 'article-intel' }, p));
-    expect(light.length).toBe(12);
+    expect(light.length).toBe(17);
     expect(shape(light)).toEqual(shape(sdk));
     // what the comparison covers really happened
     const names = light.map((s) => s.name);
@@ -186,9 +215,23 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
     });
     expect(linked.events[0]!.attributes).toEqual({ a: null, b: 'x' });
     expect(linked.events[1]!.time).toEqual([1_700_000_000, 5]);
-    const article = light.find((s) => s.name === 'article.pipeline')!;
-    expect(article.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
-    expect(article.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    const [article, next] = light.filter((s) => s.name === 'article.pipeline');
+    expect(article!.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(article!.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(next!.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
+    expect(next!.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
+    const step = light.find((s) => s.name === 'article.tag_normalization.handle')!;
+    expect(step.attributes).toEqual({ 'input.n': 1, 'output.n': 2 });
+    expect(step.parentSpanContext?.spanId).toBe(article!.spanContext().spanId);
+    expect(light.find((s) => s.name === 'article.analysis_failed.handle')!.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'model answered 500',
+    });
+    const thrown = light.find((s) => s.name === 'article.translate.handle')!;
+    expect(thrown.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no' });
+    expect(thrown.events[0]!.attributes).toMatchObject({ 'exception.type': 'RangeError' });
+    // spans with no links or events of their own answer empty ones
+    expect([step.links, step.events, step.status]).toEqual([[], [], { code: SpanStatusCode.UNSET }]);
   });
 
   it('gives valid, distinct ids, children in their parent trace, and a new trace for a root', async () => {
@@ -218,6 +261,25 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
     const upstream = Buffer.from(ProtobufTraceSerializer.serializeRequest(light)!);
     expect(Buffer.from(createTraceRequestEncoder()(light))).toEqual(upstream);
     expect(upstream.length).toBeGreaterThan(1000);
+  });
+
+  it("reads a job's traceparent into its remote parent, the same one for the same string", () => {
+    const parentOf = (tp: unknown) => {
+      const c = contextOf(tp);
+      return c && trace.getSpanContext(c);
+    };
+    const first = contextOf(REMOTE);
+    expect(contextOf(REMOTE)).toBe(first);
+    expect(parentOf(REMOTE)).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    });
+    expect(parentOf(OTHER_REMOTE)?.spanId).toBe('b7ad6b7169203331');
+    const zero = `00-${'0'.repeat(32)}-b7ad6b7169203331-01`;
+    for (const bad of [zero, zero, 'garbage', 42, undefined]) expect(contextOf(bad)).toBeUndefined();
+    expect(parentOf(REMOTE)?.spanId).toBe('00f067aa0ba902b7');
   });
 
   it('keeps a span ended once and attributes of the accepted kinds', () => {

@@ -23,13 +23,21 @@ export function currentTraceparent(scope: ActiveContext): string | undefined {
   return `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
 }
 
-/** the remote parent a `traceparent` names, or undefined for a missing or malformed one */
+/** the last `traceparent` read and its context: a run's jobs all name the run's span */
+let last: { traceparent: string; context: Context | undefined } | undefined;
+
+/**
+ * The remote parent a `traceparent` names, or undefined for a missing or malformed one. A context
+ * is immutable, so the one of the last `traceparent` read is answered again for the same string.
+ */
 export function contextOf(traceparent: unknown): Context | undefined {
   if (typeof traceparent !== 'string') return undefined;
+  if (last?.traceparent === traceparent) return last.context;
   const m = TRACEPARENT.exec(traceparent);
-  if (!m) return undefined;
-  const sc = { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16), isRemote: true };
-  return isSpanContextValid(sc) ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
+  const sc = m && { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16), isRemote: true };
+  const context = sc && isSpanContextValid(sc) ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
+  last = { traceparent, context };
+  return context;
 }
 
 /**

@@ -120,15 +120,25 @@ function durationOf(start: HrTime, end: HrTime): HrTime {
   return [s, ns];
 }
 
+/**
+ * What a span holds until it is given more: shared, never written (a span gets arrays and a status
+ * of its own when it is), so that the spans of an article, most with no link, event or status, do
+ * not each allocate them
+ */
+const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
+const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
+const ZERO_TIME: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
+const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+
 class LightSpan implements Span, ReadableSpan {
   readonly kind: SpanKind;
   readonly attributes: Attributes = {};
-  readonly links: Link[] = [];
-  readonly events: TimedEvent[] = [];
+  links: Link[] = NO_LINKS;
+  events: TimedEvent[] = NO_EVENTS;
   readonly startTime: HrTime;
-  endTime: HrTime = [0, 0];
-  duration: HrTime = [0, 0];
-  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  endTime: HrTime = ZERO_TIME;
+  duration: HrTime = ZERO_TIME;
+  status: SpanStatus = UNSET_STATUS;
   ended = false;
   droppedAttributesCount = 0;
   droppedEventsCount = 0;
@@ -178,6 +188,7 @@ class LightSpan implements Span, ReadableSpan {
 
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (this.ended) return this;
+    if (this.events === NO_EVENTS) this.events = [];
     if (this.events.length >= EVENT_COUNT_LIMIT) {
       // the SDK keeps the newest events
       this.events.shift();
@@ -198,6 +209,7 @@ class LightSpan implements Span, ReadableSpan {
 
   addLink(link: Link): this {
     if (this.ended) return this;
+    if (this.links === NO_LINKS) this.links = [];
     if (this.links.length >= LINK_COUNT_LIMIT) {
       // the SDK keeps the newest links
       this.links.shift();
@@ -293,6 +305,8 @@ function validParent(ctx: SpanContext | undefined): ctx is SpanContext {
 
 export class LightTracer implements Tracer {
   private readonly ids = new IdPool();
+  /** the last remote parent found valid: an article's span has its run's, many times over */
+  private validRemote: SpanContext | undefined;
 
   constructor(
     private readonly resource: Resource,
@@ -300,9 +314,16 @@ export class LightTracer implements Tracer {
     private readonly processor: SpanProcessor,
   ) {}
 
+  /** a parent's ids are valid; a remote one found so is remembered */
+  private checkParent(parent: SpanContext): boolean {
+    if (!validParent(parent)) return false;
+    if (!(parent instanceof MadeSpanContext)) this.validRemote = parent;
+    return true;
+  }
+
   startSpan(name: string, options: SpanOptions = {}, context: Context = contextApi.active()): Span {
     const parent = options.root ? undefined : trace.getSpanContext(context);
-    const child = validParent(parent);
+    const child = parent !== undefined && (parent === this.validRemote || this.checkParent(parent));
     const spanContext = new MadeSpanContext(
       child ? parent.traceId : this.ids.traceId(),
       this.ids.spanId(),

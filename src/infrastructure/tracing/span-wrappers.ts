@@ -106,6 +106,30 @@ export function withSpan<A extends unknown[], R>(
   fn: (...args: A) => Promise<R>,
   opts: SpanOptions<A, R> = {},
 ): (...args: A) => Promise<R> {
+  if (opts.leaf && !opts.root) {
+    // what inSpan does for a leaf, in one async function instead of three nested ones: the span
+    // wrapped around each of an article's steps is the commonest span the service makes
+    const { tracer } = scope;
+    return async (...args: A) => {
+      const span = tracer.startSpan(
+        name,
+        { attributes: opts.attributes?.(...args), startTime: now() },
+        scope.active(),
+      );
+      try {
+        const result = await fn(...args);
+        if (opts.after) span.setAttributes(opts.after(result, ...args));
+        const error = opts.errorOf?.(result, ...args);
+        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+        return result;
+      } catch (err) {
+        markError(span, err);
+        throw err;
+      } finally {
+        span.end(now());
+      }
+    };
+  }
   return (...args: A) =>
     scope.inSpan(
       name,
