@@ -99,6 +99,13 @@ export interface SpanOptions<A extends unknown[], R> {
   errorOf?: (result: R, ...args: A) => string | null;
 }
 
+/** what a finished call adds to its span: the attributes known after it, an ERROR status judged from it */
+function settle<A extends unknown[], R>(span: Span, opts: SpanOptions<A, R>, result: R, args: A): void {
+  if (opts.after) span.setAttributes(opts.after(result, ...args));
+  const error = opts.errorOf?.(result, ...args);
+  if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+}
+
 /** Wraps an async function in a span named `name`. A throw sets ERROR status with its message. */
 export function withSpan<A extends unknown[], R>(
   scope: TraceScope,
@@ -118,9 +125,7 @@ export function withSpan<A extends unknown[], R>(
       );
       try {
         const result = await fn(...args);
-        if (opts.after) span.setAttributes(opts.after(result, ...args));
-        const error = opts.errorOf?.(result, ...args);
-        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+        settle(span, opts, result, args);
         return result;
       } catch (err) {
         markError(span, err);
@@ -136,9 +141,7 @@ export function withSpan<A extends unknown[], R>(
       { root: opts.root, leaf: opts.leaf, attributes: opts.attributes?.(...args) },
       async (span) => {
         const result = await fn(...args);
-        if (opts.after) span.setAttributes(opts.after(result, ...args));
-        const error = opts.errorOf?.(result, ...args);
-        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+        settle(span, opts, result, args);
         return result;
       },
     );
