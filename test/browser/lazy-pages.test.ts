@@ -1,7 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
+import { dashboardChunk, entryScript, startBrowserEnv, type BrowserEnv } from './helpers/browser.js';
 
 /**
  * Pages whose code loads on first visit: the code is requested while the session is still being
@@ -19,9 +17,20 @@ afterAll(async () => {
 });
 
 describe('pages loaded on first visit', () => {
-  it("asks for the page's code before the session check has answered", async () => {
+  it("asks for the page's code before the session check has answered, and for the session once", async () => {
     const { page, context } = await env.newContext({ as: 'user' });
     const order: string[] = [];
+    // the session's answer is held back: the code must not wait for it
+    await context.route('**/api/proxy/auth/me', async (route) => {
+      await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    // and so is the app's code: the session is asked for by the page itself, not only by the app
+    await context.route(`**/assets/${entryScript()}`, async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      order.push('app code released');
+      await route.continue();
+    });
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
       if (path === '/api/proxy/auth/me' || /\/assets\/settings-page-[^/]+\.js$/.test(path))
@@ -31,9 +40,12 @@ describe('pages loaded on first visit', () => {
       if (new URL(r.url()).pathname === '/api/proxy/auth/me') order.push('session answered');
     });
     await page.goto('/settings');
-    await expect.poll(() => page.locator('h1').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Settings');
     expect(order).toContain('request code');
     expect(order.indexOf('request code')).toBeLessThan(order.indexOf('session answered'));
+    // index.html asks for the session while the app's code downloads, and the app takes that answer
+    expect(order.indexOf('request session')).toBeLessThan(order.indexOf('app code released'));
+    expect(order.filter((o) => o === 'request session')).toHaveLength(1);
     await context.close();
   });
 
@@ -59,18 +71,7 @@ describe('pages loaded on first visit', () => {
   });
 
   it("asks for the dashboard's panel catalog once, while the dashboard's code is still loading, and only for an admin", async () => {
-    const dist = join(ROOT, 'web', 'dist');
-    // the dashboard's own chunk: the file with its panels' markup that this build's entry imports
-    // (earlier builds' chunks stay for pages still open on them)
-    const entry = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(dist, 'index.html'), 'utf8'))![1]!;
-    const entryCode = readFileSync(join(dist, 'assets', entry), 'utf8');
-    const chunk = readdirSync(join(dist, 'assets')).find(
-      (f) =>
-        f.endsWith('.js') &&
-        entryCode.includes(f) &&
-        readFileSync(join(dist, 'assets', f), 'utf8').includes('data-panel'),
-    );
-    expect(chunk).toBeDefined();
+    const chunk = dashboardChunk();
     const watch = async (as: 'user' | 'admin') => {
       const { page, context } = await env.newContext({ as });
       const seen: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { monitorEnv, storePeer } from '../peers/monitoring-store-peer.js';
-import { startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
+import { dashboardChunk, startBrowserEnv, VIEWPORTS, type BrowserEnv } from './helpers/browser.js';
 
 /**
  * The admin dashboard in Chromium against the built app, the real backend and Loki/Tempo-speaking
@@ -90,6 +90,48 @@ describe.sequential('monitoring dashboard in Chromium', () => {
     expect(after[0]!.method).toBe('GET');
 
     await context.close();
+  });
+
+  it("asks for the opening tab's first batch while the dashboard's code is still loading, and the page takes it", async () => {
+    const chunk = dashboardChunk();
+    for (const [address, tab] of [
+      ['/admin/monitoring?interval=0', 'operations'],
+      ['/admin/monitoring?interval=0&tab=logs', 'logs'],
+    ] as const) {
+      const { page, context } = await env.newContext({ as: 'admin' });
+      const order: string[] = [];
+      // the chunk is held back: a batch sent by the rendered page would come after it
+      await context.route(`**/assets/${chunk}`, async (route) => {
+        await new Promise((r) => setTimeout(r, 800));
+        order.push('code released');
+        await route.continue();
+      });
+      const seen = recordMonitorRequests(page);
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/batch')) order.push('batch requested');
+      });
+      await page.goto(address);
+      await expect
+        .poll(() => page.getByRole('tab', { selected: true }).getAttribute('id'))
+        .toBe(`tab-${tab}`);
+      await expect
+        .poll(async () => {
+          const states = await panelStates(page);
+          return states.length > 0 && states.every(([, s]) => s === 'ok');
+        })
+        .toBe(true);
+      // every batch of the first visit went out before the code arrived: no round trip waits on a render
+      const types = batches(seen).map((b) => b.path.split('/')[4]);
+      expect(types.length).toBeGreaterThan(0);
+      expect(new Set(types).size).toBe(types.length);
+      expect(order.lastIndexOf('batch requested')).toBeLessThan(order.indexOf('code released'));
+      // each panel of the tab was asked for once, in one of those batches: the page sent none of its own
+      const asked = batches(seen).flatMap((b) =>
+        (b.body as { queries: { id: string }[] }).queries.map((q) => q.id),
+      );
+      expect(asked.length).toBe((await panelStates(page)).length);
+      await context.close();
+    }
   });
 
   it('fills the Logs and Traces tabs on their first visit with one batch per datasource type of the tab', async () => {

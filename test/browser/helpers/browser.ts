@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
@@ -98,6 +98,32 @@ export async function capturePng(
   });
   writeFileSync(file, Buffer.from(data, 'base64'));
   return file;
+}
+
+/** The built app's entry script (its file name in web/dist/assets). Call it after `startBrowserEnv`. */
+export function entryScript(): string {
+  return /src="\/assets\/([^"]+\.js)"/.exec(
+    readFileSync(join(ROOT, 'web', 'dist', 'index.html'), 'utf8'),
+  )![1]!;
+}
+
+/**
+ * The built monitoring dashboard's own chunk (the file with its panels' markup that this build's
+ * entry imports; earlier builds' chunks stay for pages still open on them), for a test to hold back.
+ * Call it after `startBrowserEnv`, which builds the app.
+ */
+export function dashboardChunk(): string {
+  const dist = join(ROOT, 'web', 'dist');
+  const entry = entryScript();
+  const entryCode = readFileSync(join(dist, 'assets', entry), 'utf8');
+  const chunk = readdirSync(join(dist, 'assets')).find(
+    (f) =>
+      f.endsWith('.js') &&
+      entryCode.includes(f) &&
+      readFileSync(join(dist, 'assets', f), 'utf8').includes('data-panel'),
+  );
+  if (!chunk) throw new Error('no dashboard chunk in web/dist/assets');
+  return chunk;
 }
 
 export interface BrowserEnv {

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { onUnauthorized } from '../lib/api-client';
 import { sessionKey, sessionQuery } from '../lib/session';
-import { dashboardFilter, requestCatalogEarly } from '../features/monitoring/api/early-catalog';
+import { dashboardFilter, requestCatalogEarly, requestedTab } from '../features/monitoring/api/early-catalog';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { Layout } from './layout';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
@@ -52,7 +52,8 @@ const PAGES: [RegExp, LazyPage][] = [
 /**
  * Starts what the page at this address needs before it renders: its code, and for an admin opening
  * the monitoring dashboard the panel catalog, so neither waits for the other nor for the first
- * render. Called before the app's first render (main.tsx) and on every navigation.
+ * render, and once the catalog is in, the first batch of panel data of the tab it opens on. Called
+ * before the app's first render (main.tsx) and on every navigation.
  */
 export function preload(qc: QueryClient, at: { pathname: string; search: string }): void {
   // a failure shows on the page itself, which loads again when it renders
@@ -63,8 +64,9 @@ export function preload(qc: QueryClient, at: { pathname: string; search: string 
     qc.ensureQueryData(sessionQuery).then(
       (user) => {
         if (user?.role !== 'admin') return;
-        const { range, env } = dashboardFilter(new URLSearchParams(at.search));
-        requestCatalogEarly(range, env);
+        const params = new URLSearchParams(at.search);
+        const { range, env } = dashboardFilter(params);
+        requestCatalogEarly(range, env, requestedTab(params));
       },
       () => undefined,
     );

@@ -2,8 +2,15 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import './monitoring.css';
 import { useDashboard } from './model/use-dashboard';
-import type { TabId } from './model/types';
-import { ENVS, RANGES, dashboardFilter } from './api/early-catalog';
+import {
+  ENVS,
+  RANGES,
+  TABS,
+  dashboardFilter,
+  fallbackTab,
+  requestedTab,
+  type PageTab,
+} from './api/early-catalog';
 import { PanelCard } from './components/panel-card';
 import { SetupCard } from './components/setup-card';
 import { SERVICE_DAYS, ServiceTab } from './components/service-tab';
@@ -11,9 +18,6 @@ import { MetricsExplore } from './components/metrics-explore';
 import { useT } from '../../lib/i18n';
 import { monMessages } from './i18n/messages';
 
-type PageTab = TabId | 'service';
-/** the Service tab first: it reads the service's own database and works on every install */
-const TABS: PageTab[] = ['service', 'operations', 'logs', 'traces', 'metrics'];
 /** the refresh picker: off, 30 s, 1 min, 5 min (seconds; 0 = off) */
 const INTERVALS = [0, 30, 60, 300] as const;
 
@@ -34,7 +38,7 @@ function readInterval(v: string | null): number {
 export default function MonitoringPage() {
   const { t } = useT(monMessages);
   const [params, setParams] = useSearchParams();
-  const requested = TABS.find((x) => x === params.get('tab'));
+  const requested = requestedTab(params);
   const [fallback, setFallback] = useState<PageTab | null>(null);
   const tab: PageTab | null = requested ?? fallback;
   const { range, env } = dashboardFilter(params);
@@ -52,8 +56,8 @@ export default function MonitoringPage() {
   const d = useDashboard(tab === 'service' ? null : tab, range, env, tab === 'service' ? 0 : interval);
   const noStore = d.catalog?.stores ? !Object.values(d.catalog.stores).some(Boolean) : false;
   useEffect(() => {
-    if (!requested && !fallback && d.catalog) setFallback(noStore ? 'service' : 'operations');
-  }, [requested, fallback, d.catalog, noStore]);
+    if (!requested && !fallback && d.catalog) setFallback(fallbackTab(d.catalog));
+  }, [requested, fallback, d.catalog]);
   const [tabFocus, setTabFocus] = useState<PageTab | null>(null);
   const intervals: number[] = INTERVALS.includes(interval as (typeof INTERVALS)[number])
     ? [...INTERVALS]

@@ -2,11 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/ui';
 import { getPanelData, getPanels, postBatch } from '../api/monitor';
-import { takeEarlyCatalog } from '../api/early-catalog';
+import { groupByDatasource, takeEarlyBatch, takeEarlyCatalog } from '../api/early-catalog';
 import { FormatError, queryWindow, readMatrix, readStreams, readTraces, slideWindow } from './panel-data';
 import {
   storeOf,
-  type Datasource,
   type Environment,
   type PanelCatalog,
   type PanelDef,
@@ -149,12 +148,11 @@ export function useDashboard(
   }, []);
 
   const loadTab = useCallback(
-    async (tabPanels: PanelDef[], gen: number, initial: boolean) => {
-      const groups = new Map<Datasource, PanelDef[]>();
-      for (const p of tabPanels) {
-        if (!initial && missing.current.has(storeOf(p.datasource))) continue;
-        groups.set(p.datasource, [...(groups.get(p.datasource) ?? []), p]);
-      }
+    /** `from`: the catalog of a tab's first load, whose early batch (app.tsx) the load takes when there is one */
+    async (tabPanels: PanelDef[], gen: number, initial: boolean, from?: PanelCatalog) => {
+      const groups = groupByDatasource(
+        initial ? tabPanels : tabPanels.filter((p) => !missing.current.has(storeOf(p.datasource))),
+      );
       if (initial)
         setStates((s) => ({
           ...s,
@@ -169,8 +167,9 @@ export function useDashboard(
         [...groups].map(async ([ds, list]) => {
           let apply: (s: Record<string, PanelState>) => Record<string, PanelState>;
           try {
-            const queries = list.map((p) => current(p.query));
-            const { results } = await postBatch(ds, queries);
+            const early = from ? takeEarlyBatch(from, ds, list) : null;
+            const queries = early?.queries ?? list.map((p) => current(p.query));
+            const { results } = await (early?.answer ?? postBatch(ds, queries));
             markStore(storeOf(ds), 'ok');
             const byId = new Map(results.map((r) => [r.id, r]));
             apply = (s) =>
@@ -219,7 +218,7 @@ export function useDashboard(
   useEffect(() => {
     if (!panels.length) return;
     const gen = ++generation.current;
-    void loadTab(panels, gen, true);
+    void loadTab(panels, gen, true, catalog ?? undefined);
   }, [panelKey, loadTab]);
 
   const notConfigured = panels.length > 0 && panels.every((p) => states[p.id]?.status === 'not-configured');
