@@ -5,7 +5,7 @@
  * PostgreSQL URL), and the cost of tracing (OTLP export to a loopback receiver) at most 5 % of the
  * pipeline process's CPU time. Each mode is one service (its own database and
  * container) kept for the whole scenario; each run scrapes new feed items. After one untimed run of
- * each mode, nine rounds run both modes (which goes first alternates). Each figure is the median of
+ * each mode, fifteen rounds run both modes (which goes first alternates). Each figure is the median of
  * the rounds (bench/types.ts `Rounds`): of the slower mode's rate in each round for the throughput,
  * of each round's CPU time on / off for the tracing overhead (one run's CPU time varies by ±15%
  * here; the model peer and the OTLP receiver run in processes of their own); the best runs and the
@@ -210,8 +210,13 @@ const THROUGHPUT_BUDGET = { postgres: 400, pglite: 250 } as const;
 /** CPU of the traced pipeline over the untraced: tracing costs at most 5 % (issue 30, item 4) */
 const TRACING_BUDGET = 1.05;
 
-/** rounds of the pipeline scenario, each one run with tracing off and one with it on */
-const ROUNDS = 9;
+/**
+ * rounds of the pipeline scenario, each one run with tracing off and one with it on. Nine until
+ * session 30: one mode's CPU time for the same 1,000 articles spread 0.74-1.34 s over nine rounds,
+ * so the median of nine rounds' ratios moved by about ±0.07, more than tracing's budget of 0.05;
+ * fifteen narrow it by about a quarter, at ~25 s (PostgreSQL) to ~50 s (PGlite) more a scenario
+ */
+const ROUNDS = 15;
 /** untimed runs of each mode before the rounds */
 const WARM_UP_RUNS = 3;
 
