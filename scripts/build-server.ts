@@ -41,6 +41,10 @@ const EXTERNAL = [
   // import() of CommonJS files, and several exporters carry nested copies of its packages, which
   // resolve right only from node_modules; the API stays with them
   '@opentelemetry/*',
+  // pg-boss (loaded from node_modules) computes its schedules with these: one copy of each in the
+  // process, so that the defaults time-zone.ts gives luxon are the ones its scheduler reads
+  'cron-parser',
+  'luxon',
 ];
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileDist, initializedDataDir, startServiceProcess } from '../helpers/service-process.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
+const INTL_RECORDER = fileURLToPath(new URL('./fixtures/record-intl.mjs', import.meta.url));
 
 /**
  * Packages an idle `npm start` (all roles, PGlite, nothing configured) must not have loaded: each is
@@ -36,14 +37,15 @@ describe('idle npm start', () => {
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
-  it('has not loaded the modules that are loaded on first use', async () => {
+  it("has not loaded the modules that are loaded on first use, nor made ICU's date or word-break services", async () => {
     await compileDist();
     // initialized, as the idle figure is measured (the first start's initdb runs in a child process)
     const dataDir = await initializedDataDir('ai-idle-');
     dirs.push(dataDir);
     const record = join(dataDir, 'modules.txt');
+    const intlRecord = join(dataDir, 'intl.txt');
     const svc = startServiceProcess(
-      ['--import', RECORDER, 'dist/main.js', 'all'],
+      ['--import', RECORDER, '--import', INTL_RECORDER, 'dist/main.js', 'all'],
       {
         DATA_DIR: dataDir,
         API_PORT: '0',
@@ -55,6 +57,9 @@ describe('idle npm start', () => {
         MONITOR_OTLP_ENDPOINT: '',
         METRICS_COLLECTOR: 'false',
         RECORD_MODULES_TO: record,
+        RECORD_INTL_TO: intlRecord,
+        // a server on UTC: its schedules' zone is known without ICU (time-zone.ts)
+        TZ: 'UTC',
       },
       children,
     );
@@ -87,5 +92,9 @@ describe('idle npm start', () => {
     expect(packages).toContain('fastify');
     expect(packages).toContain('@electric-sql/pglite');
     expect(LOADED_ON_FIRST_USE.filter((p) => packages.has(p))).toEqual([]);
+    // the scheduler put its schedules in the queue (cron-parser and luxon ran) without a DateTimeFormat,
+    // and the Chinese word segmenter waits for the first Chinese text
+    expect(packages).toContain('cron-parser');
+    expect(readFileSync(intlRecord, 'utf8').split('\n').filter(Boolean)).toEqual([]);
   }, 180_000);
 });

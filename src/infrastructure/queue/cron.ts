@@ -1,7 +1,8 @@
 import { CronExpressionParser } from 'cron-parser';
 
-/** the time zone pg-boss reads the schedules in (PgBossQueue.schedule passes the process's own) */
-export const scheduleTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+import { scheduleTimeZone } from './time-zone.js';
+
+export { scheduleTimeZone };
 
 /**
  * The first tick of `cron` strictly after `from`, read as the queue's scheduler reads it (the same

@@ -16,6 +16,7 @@ import type {
 import type { Logger } from '../../application/shared/ports.js';
 import type { Database } from '../db/client.js';
 import { messageOf as message } from '../../domain/errors.js';
+import { scheduleTimeZone } from './time-zone.js';
 
 export interface PgBossQueueOptions {
   /** pool size of the queue's own PostgreSQL pool */
@@ -186,7 +187,7 @@ export class PgBossJobQueue implements JobQueue {
     const boss = await this.instance();
     // one waiting and one running tick at most: a tick never piles up behind a long run
     await this.ensureQueue(boss, queue, { policy: 'stately', retryLimit: 0, expireInSeconds: 6 * 3600 });
-    await boss.schedule(queue, cron, null, { tz: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    await boss.schedule(queue, cron, null, { tz: scheduleTimeZone() });
     const id = await boss.work(queue, { pollingIntervalSeconds: 2 }, async () => {
       await this.track(queue, 1, run);
     });

@@ -77,7 +77,9 @@ const ZH_STOP = new Set(
 const STOPWORDS = new Set([...Object.values(STOP).flat(), ...EN_STOP]);
 
 const HAN = /\p{Script=Han}/u;
-const zhWords = new Intl.Segmenter('zh', { granularity: 'word' });
+/** made on the first Chinese text: a segmenter loads ICU's word-break data, which an idle process need not hold */
+let zhSegmenter: Intl.Segmenter | undefined;
+const zhWords = () => (zhSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }));
 
 /**
  * Content words of a text, lower case: Latin-script words of 3+ letters that are no stop word, and
@@ -87,7 +89,7 @@ export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const run of text.toLowerCase().match(/\p{Script=Han}+|\p{L}[\p{L}\p{N}-]*/gu) ?? []) {
     if (HAN.test(run)) {
-      for (const s of zhWords.segment(run))
+      for (const s of zhWords().segment(run))
         if (s.isWordLike && [...s.segment].length >= 2 && !ZH_STOP.has(s.segment)) out.push(s.segment);
     } else if (run.length > 2 && !STOPWORDS.has(run) && !/^\d/.test(run)) out.push(run);
   }
