@@ -23,6 +23,7 @@ import {
   loadConfig,
   createContainer,
   openDatabase,
+  type Container,
   type Database,
   ScryptHasher,
   LINK_BATCH,
@@ -39,7 +40,13 @@ import { sql } from 'drizzle-orm';
 export async function startLlmPeer(env: Record<string, string> = {}): Promise<{
   baseUrl: string;
   /** chat calls answered and refused with 429 so far, and the most answered at once */
-  count(): Promise<{ calls: number; rateLimited: number; maxInFlight: number }>;
+  count(): Promise<{
+    calls: number;
+    rateLimited: number;
+    maxInFlight: number;
+    promptTokens: number;
+    completionTokens: number;
+  }>;
   stop(): void;
 }> {
   const child = fork(fileURLToPath(new URL('../pipeline/llm-peer.process.ts', import.meta.url)), {
@@ -56,7 +63,15 @@ export async function startLlmPeer(env: Record<string, string> = {}): Promise<{
     count: () =>
       new Promise((resolve) => {
         child.once('message', (m) =>
-          resolve(m as { calls: number; rateLimited: number; maxInFlight: number }),
+          resolve(
+            m as {
+              calls: number;
+              rateLimited: number;
+              maxInFlight: number;
+              promptTokens: number;
+              completionTokens: number;
+            },
+          ),
         );
         child.send('count');
       }),
@@ -129,6 +144,8 @@ export interface PipelineRig {
   link(articleIds: string[]): Promise<number>;
   /** the rig's database, read through the public schema */
   database: Database;
+  /** the rig's service (its batch jobs, its model-usage accounting) */
+  container: Container;
   close(): Promise<void>;
 }
 
@@ -201,6 +218,7 @@ export async function startRig(
       return (used.user + used.system) / 1e6;
     },
     database,
+    container,
     close,
   };
 }

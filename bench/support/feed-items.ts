@@ -93,6 +93,19 @@ export function modelReply(
   opts: { zhInAnalysis?: boolean } = {},
 ): string {
   const user = call.messages[1]?.content ?? '';
+  const system = call.messages[0]?.content ?? '';
+  // a weekly report: each of the first three articles' summary, cited; its translation keeps the markers
+  if (system.startsWith('You write the weekly research digest')) {
+    const summaries = [...user.matchAll(/^ {4}summary: (.*)$/gm)].map((m) => m[1]!).slice(0, 3);
+    return JSON.stringify({
+      title: 'The week in the bench topic',
+      summary_text: summaries.map((s, i) => `${s} [${i + 1}]`).join('\n\n') || 'A quiet week.',
+    });
+  }
+  if (system.startsWith("Translate the JSON object's")) {
+    const input = JSON.parse(user) as { title: string; summary_text: string };
+    return JSON.stringify({ title: `譯：${input.title}`, summary_text: input.summary_text });
+  }
   if (isTranslationCall(call)) {
     const input = JSON.parse(user) as { title: string; summary: string };
     return JSON.stringify({

@@ -39,6 +39,11 @@ export class OpenAiPeer {
   inFlight = 0;
   maxInFlight = 0;
   rateLimited = 0;
+  /** the token counts an answer reports (`usage`); a fixed 10 in and 5 out unless set */
+  usageOf: (call: ChatCall, reply: string) => { prompt_tokens: number; completion_tokens: number } = () => ({
+    prompt_tokens: 10,
+    completion_tokens: 5,
+  });
 
   constructor(
     public chat: (call: ChatCall, req: RecordedRequest) => ChatReply | Promise<ChatReply> = () => 'ok',
@@ -74,7 +79,7 @@ export class OpenAiPeer {
           created: Math.floor(Date.now() / 1000),
           model: call.model,
           choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          usage: this.usage(call, reply),
         });
       }
       if (req.method === 'POST' && req.path.endsWith('/images/generations')) {
@@ -113,8 +118,13 @@ export class OpenAiPeer {
     }
     if (closed) return;
     write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-    write({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    write({ ...base, choices: [], usage: this.usage(call, reply) });
     res.end('data: [DONE]\n\n');
+  }
+
+  private usage(call: ChatCall, reply: string) {
+    const u = this.usageOf(call, reply);
+    return { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
   }
 
   get baseUrl(): string {
