@@ -263,6 +263,61 @@ describe('the light tracer against the OpenTelemetry SDK', () => {
     expect(upstream.length).toBeGreaterThan(1000);
   });
 
+  it('keeps each time as it was given (HrTime, epoch ms, Date) and encodes it as the SDK serializer does', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new LightTracer(resource, { name: 'article-intel' }, new SimpleSpanProcessor(exporter));
+    // epoch times after this process's start: a number before it is read as performance.now()-based
+    tracer.startSpan('hr', { startTime: [1_900_000_000, 123_456_789] }).end([1_900_000_001, 5]);
+    tracer.startSpan('ms', { startTime: 1_900_000_000_123.5 }).end(1_900_000_000_200.25);
+    tracer.startSpan('date', { startTime: new Date(1_900_000_000_000) }).end(new Date(1_900_000_000_250));
+    tracer.startSpan('mixed', { startTime: [1_900_000_000, 0] }).end(1_900_000_000_250);
+    // an end before the start is the start, as the SDK makes it
+    tracer.startSpan('backwards.ms', { startTime: 1_900_000_000_500 }).end(1_900_000_000_100);
+    tracer.startSpan('backwards.hr', { startTime: [1_900_000_000, 500] }).end([1_899_999_999, 0]);
+    const open = tracer.startSpan('open', { startTime: 1_900_000_000_000 }) as unknown as ReadableSpan;
+    expect([open.endTime, open.duration]).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+    const spans = exporter.getFinishedSpans();
+    const times = Object.fromEntries(spans.map((s) => [s.name, [s.startTime, s.endTime, s.duration]]));
+    expect(times).toEqual({
+      hr: [
+        [1_900_000_000, 123_456_789],
+        [1_900_000_001, 5],
+        [0, 876_543_216],
+      ],
+      ms: [
+        [1_900_000_000, 123_500_000],
+        [1_900_000_000, 200_250_000],
+        [0, 76_750_000],
+      ],
+      date: [
+        [1_900_000_000, 0],
+        [1_900_000_000, 250_000_000],
+        [0, 250_000_000],
+      ],
+      mixed: [
+        [1_900_000_000, 0],
+        [1_900_000_000, 250_000_000],
+        [0, 250_000_000],
+      ],
+      'backwards.ms': [
+        [1_900_000_000, 500_000_000],
+        [1_900_000_000, 500_000_000],
+        [0, 0],
+      ],
+      'backwards.hr': [
+        [1_900_000_000, 500],
+        [1_900_000_000, 500],
+        [0, 0],
+      ],
+    });
+    // the encoder reads epoch milliseconds where the span kept them, HrTime where it was given one
+    const upstream = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
+    expect(Buffer.from(createTraceRequestEncoder()(spans))).toEqual(upstream);
+  });
+
   it("reads a job's traceparent into its remote parent, the same one for the same string", () => {
     const parentOf = (tp: unknown) => {
       const c = contextOf(tp);

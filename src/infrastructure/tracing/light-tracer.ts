@@ -99,16 +99,23 @@ function sanitize(attributes: Attributes | undefined): Attributes {
   return out;
 }
 
-function hrTimeOf(t: TimeInput | undefined): HrTime {
+/** a time as the SDK takes it: an HrTime as given, else epoch milliseconds (made into HrTime when read) */
+function timeOf(t: TimeInput | undefined): HrTime | number {
   if (Array.isArray(t)) return t as HrTime;
-  const ms =
-    t === undefined ? performance.timeOrigin + performance.now() : typeof t === 'number' ? t : t.getTime();
+  if (t === undefined) return performance.timeOrigin + performance.now();
+  if (typeof t !== 'number') return t.getTime();
   // a number below the process's start is taken as performance.now()-based, as the SDK does
-  const epochMs = typeof t === 'number' && t < performance.timeOrigin ? performance.timeOrigin + t : ms;
+  return t < performance.timeOrigin ? performance.timeOrigin + t : t;
+}
+
+/** epoch milliseconds as [seconds, nanoseconds] */
+function hrTimeOfMs(epochMs: number): HrTime {
   const s = Math.floor(epochMs / 1000);
   const ns = Math.round((epochMs - s * 1000) * 1e6);
   return ns >= 1e9 ? [s + 1, ns - 1e9] : [s, ns];
 }
+
+const asHrTime = (t: HrTime | number): HrTime => (typeof t === 'number' ? hrTimeOfMs(t) : t);
 
 function durationOf(start: HrTime, end: HrTime): HrTime {
   let s = end[0] - start[0];
@@ -129,15 +136,21 @@ const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
 const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
 const ZERO_TIME: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
 const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes;
 
 class LightSpan implements Span, ReadableSpan {
   readonly kind: SpanKind;
-  readonly attributes: Attributes = {};
+  attributes: Attributes = NO_ATTRIBUTES;
   links: Link[] = NO_LINKS;
   events: TimedEvent[] = NO_EVENTS;
-  readonly startTime: HrTime;
-  endTime: HrTime = ZERO_TIME;
-  duration: HrTime = ZERO_TIME;
+  /**
+   * The start and end as given: epoch milliseconds (what the span wrappers give) or an HrTime.
+   * The arrays the SDK's spans carry are made only when read (`startTime`, `endTime`,
+   * `duration`); the OTLP encoder reads the numbers (otlp-trace-serializer.ts, `EpochTimes`).
+   * Three arrays fewer a span: an article makes six spans, each held until its batch is sent.
+   */
+  private readonly start: HrTime | number;
+  private finish: HrTime | number = 0;
   status: SpanStatus = UNSET_STATUS;
   ended = false;
   droppedAttributesCount = 0;
@@ -158,13 +171,35 @@ class LightSpan implements Span, ReadableSpan {
     private readonly processor: SpanProcessor,
   ) {
     this.kind = kind ?? SpanKind.INTERNAL;
-    this.startTime = hrTimeOf(startTime);
+    this.start = timeOf(startTime);
     if (attributes) this.setAttributes(sanitize(attributes));
     if (links) this.addLinks(links);
   }
 
   spanContext(): SpanContext {
     return this.ctx;
+  }
+
+  get startTime(): HrTime {
+    return asHrTime(this.start);
+  }
+
+  get endTime(): HrTime {
+    return this.ended ? asHrTime(this.finish) : ZERO_TIME;
+  }
+
+  get duration(): HrTime {
+    return this.ended ? durationOf(this.startTime, this.endTime) : ZERO_TIME;
+  }
+
+  /** the start in epoch milliseconds, unless it was given as an HrTime */
+  get startEpochMs(): number | undefined {
+    return typeof this.start === 'number' ? this.start : undefined;
+  }
+
+  /** the end in epoch milliseconds, unless it was given as an HrTime (or the span is not ended) */
+  get endEpochMs(): number | undefined {
+    return this.ended && typeof this.finish === 'number' ? this.finish : undefined;
   }
 
   setAttribute(key: string, value: AttributeValue | undefined): this {
@@ -176,6 +211,7 @@ class LightSpan implements Span, ReadableSpan {
       }
       this.attributeCount++;
     }
+    if (this.attributes === NO_ATTRIBUTES) this.attributes = {};
     this.attributes[key] = value;
     return this;
   }
@@ -201,7 +237,7 @@ class LightSpan implements Span, ReadableSpan {
     this.events.push({
       name,
       attributes: sanitize(isTime ? undefined : (attributesOrTime as Attributes | undefined)),
-      time: hrTimeOf(isTime ? (attributesOrTime as TimeInput) : time),
+      time: asHrTime(timeOf(isTime ? (attributesOrTime as TimeInput) : time)),
       droppedAttributesCount: 0,
     });
     return this;
@@ -262,12 +298,17 @@ class LightSpan implements Span, ReadableSpan {
       return;
     }
     this.ended = true;
-    this.endTime = hrTimeOf(endTime);
-    this.duration = durationOf(this.startTime, this.endTime);
-    if (this.duration[0] < 0) {
-      this.endTime = [this.startTime[0], this.startTime[1]];
-      this.duration = [0, 0];
-    }
+    const end = timeOf(endTime);
+    // an end before the start is taken as the start (a duration of zero), as the SDK does
+    const before =
+      typeof end === 'number' && typeof this.start === 'number'
+        ? end < this.start
+        : durationOf(asHrTime(this.start), asHrTime(end))[0] < 0;
+    this.finish = before
+      ? typeof this.start === 'number'
+        ? this.start
+        : [this.start[0], this.start[1]]
+      : end;
     this.processor.onEnd(this);
   }
 

@@ -174,9 +174,33 @@ function nibble(c: number): number {
   return c - 55; // A-F
 }
 
-/** HrTime as nanoseconds in a fixed64, exact beyond 2^53 (the two halves summed with carry) */
+/** HrTime as nanoseconds in a fixed64 */
 function hrTime(w: Writer, t: HrTime): void {
-  const [seconds, nanos] = t;
+  nanoTime(w, t[0], t[1]);
+}
+
+/**
+ * A span that keeps its times as epoch milliseconds (light-tracer.ts's): read as numbers, without
+ * the HrTime arrays its `startTime` and `endTime` would make. Undefined when given as HrTime.
+ */
+interface EpochTimes {
+  readonly startEpochMs?: number;
+  readonly endEpochMs?: number;
+}
+
+/** epoch milliseconds as [seconds, nanoseconds] would be written (the HrTime the SDK makes of them) */
+function msTime(w: Writer, epochMs: number): void {
+  let seconds = Math.floor(epochMs / 1000);
+  let nanos = Math.round((epochMs - seconds * 1000) * 1e6);
+  if (nanos >= 1e9) {
+    seconds += 1;
+    nanos -= 1e9;
+  }
+  nanoTime(w, seconds, nanos);
+}
+
+/** seconds and nanoseconds as nanoseconds in a fixed64, exact beyond 2^53 (the two halves summed with carry) */
+function nanoTime(w: Writer, seconds: number, nanos: number): void {
   const lowSeconds = (seconds & 0xffff) * 1e9;
   const highSeconds = ((seconds / 0x10000) >>> 0) * 1e9;
   const low = (lowSeconds >>> 0) + ((((highSeconds & 0xffff) * 0x10000) >>> 0) + nanos);
@@ -270,10 +294,13 @@ function span(w: Writer, s: ReadableSpan): void {
     w.tag(6, VARINT);
     w.varint(kind);
   }
+  const { startEpochMs, endEpochMs } = s as ReadableSpan & EpochTimes;
   w.tag(7, FIXED64);
-  hrTime(w, s.startTime);
+  if (startEpochMs !== undefined) msTime(w, startEpochMs);
+  else hrTime(w, s.startTime);
   w.tag(8, FIXED64);
-  hrTime(w, s.endTime);
+  if (endEpochMs !== undefined) msTime(w, endEpochMs);
+  else hrTime(w, s.endTime);
   if (s.attributes) attributes(w, s.attributes, 9);
   w.tag(10, VARINT);
   w.varint(s.droppedAttributesCount);

@@ -10,7 +10,6 @@ import {
   trace,
   type Attributes,
   type Context,
-  type HrTime,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -72,14 +71,11 @@ export class TraceScope {
 /**
  * Start and end on one sub-millisecond clock: the SDK starts spans at Date.now() (whole ms) but
  * ends them on the performance clock, so back-to-back sibling spans would seem to overlap. Given
- * as [seconds, nanoseconds], which the SDK takes as it is.
+ * as epoch milliseconds with their fraction, which the tracer keeps as a number until the span is
+ * encoded (light-tracer.ts).
  */
 const ORIGIN_MS = performance.timeOrigin;
-const now = (): HrTime => {
-  const ms = ORIGIN_MS + performance.now();
-  const s = Math.floor(ms / 1000);
-  return [s, Math.floor((ms - s * 1000) * 1e6)];
-};
+const now = (): number => ORIGIN_MS + performance.now();
 
 export function markError(span: Span, err: unknown): void {
   const e = err instanceof Error ? err : new Error(String(err));
