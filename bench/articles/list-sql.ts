@@ -37,7 +37,8 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 /**
  * The search of the plain words of `q` (no operators): every word a prefix term (`word:*`), a CJK
  * run its character bigrams as a phrase, all required; a CJK run of three or more characters is
- * also found as a substring of article_search_text(...) through the trigram index.
+ * also found as a substring: each such run in article_search_cjk(...) through the trigram index,
+ * then the whole query in article_search_text(...).
  */
 export function searchOf(p: Params, q: string): { where: string; rank: string } {
   const terms: string[] = [];
@@ -52,11 +53,19 @@ export function searchOf(p: Params, q: string): { where: string; rank: string } 
   const tsquery = `to_tsquery('english'::regconfig, ${p.add(terms.join(' & '))})`;
   const words = `a.search_vector @@ ${tsquery}`;
   const rankWords = `ts_rank_cd(a.search_vector, ${tsquery})`;
-  if (!(q.match(CJK_RUN) ?? []).some((r) => [...r].length >= 3)) return { where: words, rank: rankWords };
-  const like = p.add(`%${q.replace(/[\\%_]/g, '\\$&')}%`);
+  const longRuns = (q.match(CJK_RUN) ?? []).filter((r) => [...r].length >= 3);
+  if (!longRuns.length) return { where: words, rank: rankWords };
+  const escape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+  const like = p.add(`%${escape(q)}%`);
   const text = 'article_search_text(a.title, a.summary, a.translations, a.content)';
+  const cjk = longRuns
+    .slice(0, 4)
+    .map(
+      (r) =>
+        `article_search_cjk(a.title, a.summary, a.translations, a.content) ilike ${p.add(`%${escape(r)}%`)}`,
+    );
   return {
-    where: `(${words} or ${text} ilike ${like})`,
+    where: `(${words} or (${[...cjk, `${text} ilike ${like}`].join(' and ')}))`,
     rank: `(${rankWords} + case when a.title ilike ${like} then 0.2 when ${text} ilike ${like} then 0.1 else 0 end)`,
   };
 }

@@ -64,6 +64,18 @@ describe.each(dbKinds())('search (GET /articles?q=) on %s', (kind) => {
         translations: { 'zh-TW': { title: '季度釀造筆記', summary: '釀造學是發酵的科學。' } },
         scrapedAt: at(5),
       }),
+      gpt: await makeArticle(db, {
+        topicId: topic,
+        title: 'GPT 模型訓練的新紀錄',
+        summary: 'A record.',
+        scrapedAt: at(7),
+      }),
+      training: await makeArticle(db, {
+        topicId: topic,
+        title: '模型訓練的成本',
+        summary: 'Costs only.',
+        scrapedAt: at(8),
+      }),
       content: await makeArticle(db, {
         topicId: topic,
         title: 'Leaves and light',
@@ -104,6 +116,14 @@ describe.each(dbKinds())('search (GET /articles?q=) on %s', (kind) => {
     expect(titles(await search('蛋白 方法'))).toEqual([a.chinese!.title]);
     expect((await search('結方')).total).toBe(0);
     expect((await search('不存在的詞')).total).toBe(0);
+  });
+
+  it('finds a CJK run through the index of CJK text, and checks the whole query on the whole text', async () => {
+    expect(titles(await search('模型訓練'))).toEqual([a.gpt!.title, a.training!.title].sort());
+    // the run alone is in both; with the word before it, only where both are
+    expect(titles(await search('GPT 模型訓練'))).toEqual([a.gpt!.title]);
+    expect(titles(await search('訓練的成本'))).toEqual([a.training!.title]);
+    expect((await search('GPT 訓練的成本')).total).toBe(0);
   });
 
   it('orders by relevance by default: a title match before a summary match', async () => {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { MAX_SEARCH_TERMS, PREFIX_MIN_CHARS, parseSearch } from '../../../domain/search.js';
-import { SEARCH_TEXT_SQL } from '../schema/articles.js';
+import { SEARCH_CJK_SQL, SEARCH_TEXT_SQL } from '../schema/articles.js';
 
 /**
  * SQL of the reader search (docs/decisions/0037-reader-search.md), the same on PGlite and PostgreSQL.
@@ -12,8 +12,10 @@ import { SEARCH_TEXT_SQL } from '../schema/articles.js';
  *   tsvector index: every word of the query as `word:*`, all required.
  * - CJK text: the parser sees a CJK run as one word, so `結構` never equals a lexeme. The tsvector
  *   holds the runs' character bigrams (cjk_bigrams), and the query asks for its runs' bigrams as a
- *   phrase; a run of 3+ characters is also matched as a substring through the trigram index on
- *   article_search_text(...) (a 2-character run has no trigram, the bigram serves it).
+ *   phrase; a run of 3+ characters is also matched as a substring: the trigram index on the CJK
+ *   runs of the article's text (article_search_cjk) finds the articles holding each such run of
+ *   the query, and the whole query is then checked as a substring of article_search_text(...)
+ *   (a 2-character run has no trigram, the bigram serves it).
  */
 
 /** A relevance sort ranks at most this many matches (the first found); see docs/decisions/0037-reader-search.md. */
@@ -58,7 +60,12 @@ interface Plan {
   relaxed: { tsquery: SQL; everything: SQL | null } | null;
   /** ILIKE pattern of the trigram branch, when there is one */
   like: string | null;
+  /** the query's CJK runs of 3+ characters, as ILIKE patterns of the index's CJK text */
+  cjkLikes: string[];
 }
+
+/** CJK runs of a query the trigram branch asks the index for (each narrows; the check is exact) */
+const MAX_TRIGRAM_RUNS = 4;
 
 /**
  * The positions-free form of a websearch tsquery, in SQL: `querytree` keeps what an index can
@@ -123,11 +130,13 @@ function planOf(q: string): Plan {
   const parsed = parseSearch(q);
   const cjkRuns = parsed.text.match(CJK_RUN) ?? [];
   // a trigram lookup needs a run of 3+ characters; shorter CJK runs are served by the bigrams
-  const like = cjkRuns.some((r) => [...r].length >= 3) ? `%${escapeLike(parsed.text)}%` : null;
+  const longRuns = cjkRuns.filter((r) => [...r].length >= 3);
+  const like = longRuns.length ? `%${escapeLike(parsed.text)}%` : null;
+  const cjkLikes = longRuns.slice(0, MAX_TRIGRAM_RUNS).map((r) => `%${escapeLike(r)}%`);
   const websearch = (): Plan => {
     const text = boundedWebsearch(parsed.text);
     const tsquery = sql`websearch_to_tsquery('english'::regconfig, ${text})`;
-    return { tsquery, relaxed: mayHavePhrase(text) ? relaxedWebsearch(tsquery) : null, like };
+    return { tsquery, relaxed: mayHavePhrase(text) ? relaxedWebsearch(tsquery) : null, like, cjkLikes };
   };
   if (!parsed.plain) return websearch();
   // letters and digits only: nothing of the input reaches to_tsquery's own syntax
@@ -138,7 +147,7 @@ function planOf(q: string): Plan {
   const relaxed = text.includes(' <-> ')
     ? { tsquery: sql`to_tsquery('english'::regconfig, ${text.replaceAll(' <-> ', ' & ')})`, everything: null }
     : null;
-  return { tsquery: sql`to_tsquery('english'::regconfig, ${text})`, relaxed, like };
+  return { tsquery: sql`to_tsquery('english'::regconfig, ${text})`, relaxed, like, cjkLikes };
 }
 
 /**
@@ -148,8 +157,15 @@ function planOf(q: string): Plan {
  * need positions is answered by the index alone, as on PostgreSQL.
  */
 export function searchMatch(q: string, phraseCandidates: number | null = null): SQL {
-  const { tsquery, relaxed, like } = planOf(q);
-  const trigram = like ? sql`${SEARCH_TEXT_SQL} ilike ${like}` : null;
+  const { tsquery, relaxed, like, cjkLikes } = planOf(q);
+  // each run of the query in the CJK text (what the index answers), then the whole query in the
+  // whole text: a run found in the text is in its CJK text, so the answer is the whole check's
+  const trigram = like
+    ? sql`(${sql.join(
+        [...cjkLikes.map((l) => sql`${SEARCH_CJK_SQL} ilike ${l}`), sql`${SEARCH_TEXT_SQL} ilike ${like}`],
+        sql` and `,
+      )})`
+    : null;
   if (!relaxed || phraseCandidates === null) {
     const words = sql`a.search_vector @@ ${tsquery}`;
     return trigram ? sql`(${words} or ${trigram})` : words;

@@ -37,10 +37,22 @@ export const SEARCH_VECTOR_SQL =
   || setweight(to_tsvector('english'::regconfig, left(coalesce(content, ''), 100000)), 'C')`);
 
 /**
- * The text the trigram index covers (CJK text and partial words): an IMMUTABLE SQL function created
- * by the migration, so the index expression and the query's are the same call.
+ * The text a substring search (a query with a run of 3+ CJK characters) is checked against: title,
+ * summary, the zh-TW title and summary, the first 1,000 characters of the content. An IMMUTABLE SQL
+ * function created by migration 0004.
  */
 export const SEARCH_TEXT_SQL = sql.raw('article_search_text(a.title, a.summary, a.translations, a.content)');
+
+/**
+ * What the trigram index covers: the same text with every character below U+2E80 made a space,
+ * except Hangul Jamo (U+1100-11FF), so that the CJK runs (Han, kana, Hangul) stay and the English
+ * around them goes (migration 0015). A query's CJK run is found through it, then the match is
+ * checked on `SEARCH_TEXT_SQL` (article-search.sql.ts): the index holds the trigrams of a few
+ * hundred CJK characters an article instead of ~1,500 characters of text, whose upkeep was about a
+ * quarter of the embedded database's time in the pipeline
+ * (docs/decisions/0169-trigrams-of-cjk-runs-only.md).
+ */
+export const SEARCH_CJK_SQL = sql.raw('article_search_cjk(a.title, a.summary, a.translations, a.content)');
 
 export const articles = pgTable(
   'articles',
@@ -108,9 +120,9 @@ export const articles = pgTable(
       .where(sql`${t.metadata} ? 'page_missing'`),
     // GET /articles?q=: words through the tsvector, CJK text and partial words through trigrams
     index('articles_search_vector_idx').using('gin', t.searchVector),
-    index('articles_search_trgm_idx').using(
+    index('articles_search_cjk_trgm_idx').using(
       'gin',
-      sql`article_search_text(${t.title}, ${t.summary}, ${t.translations}, ${t.content}) gin_trgm_ops`,
+      sql`article_search_cjk(${t.title}, ${t.summary}, ${t.translations}, ${t.content}) gin_trgm_ops`,
     ),
   ],
 );
