@@ -8,6 +8,7 @@ import type {
 import type { Provider } from '../../domain/catalog.js';
 import type { Logger } from '../../application/shared/ports.js';
 import { AdaptiveLimit, limitedFetch } from './adaptive-limit.js';
+import { modelFetch } from './model-fetch.js';
 
 export interface OpenAiOptions {
   timeoutMs?: number;
@@ -20,6 +21,8 @@ export interface OpenAiOptions {
 
 /** The SDK is loaded on the first request: an idle process does not hold it (docs/decisions/0003-idle-memory.md). */
 let sdk: Promise<typeof import('openai')> | undefined;
+/** the SDK's requests go out on node:http(s), not Node's fetch (model-fetch.ts) */
+const send = modelFetch();
 
 /** The `openai` SDK against any OpenAI-compatible base URL (one client for every provider the admin adds). */
 export class OpenAiLanguageModel implements LanguageModel {
@@ -43,7 +46,7 @@ export class OpenAiLanguageModel implements LanguageModel {
           apiKey: this.provider.apiKey ?? 'not-needed',
           timeout: this.opts.timeoutMs ?? 120_000,
           maxRetries: this.opts.maxRetries ?? 2,
-          ...(this.limit ? { fetch: limitedFetch(this.limit) } : {}),
+          fetch: this.limit ? limitedFetch(this.limit, send) : send,
         }),
     ));
   }
