@@ -41,8 +41,9 @@ type Field = (typeof FIELDS)[number];
 
 const fieldsOf = (patch: ArticlePatch): Field[] => FIELDS.filter(([key]) => patch[key] !== undefined);
 
-const valueOf = (patch: ArticlePatch, [key, , kind]: Field): SQL =>
-  kind === 'merge' ? sql`${storableJsonText(patch[key])}::jsonb` : sql`${patch[key] as string | null}::text`;
+/** a field's value as its array element: jsonb goes as JSON text, cast back in the statement */
+const elementOf = (patch: ArticlePatch, [key, , kind]: Field): string | null =>
+  kind === 'merge' ? storableJsonText(patch[key]) : (patch[key] as string | null);
 
 const PENDING = sql.join(
   PENDING_ARTICLE_STATUSES.map((st) => sql`${st}`),
@@ -52,24 +53,17 @@ const PENDING = sql.join(
 /**
  * One statement for patches of the same shape (the same fields present), at most one per article:
  * answers the articles written, with `ended` true where the write left the article's run with
- * nothing pending.
+ * nothing pending. The rows go as one array parameter a column (`unnest`), not one parameter a
+ * value: 64 rows of seven fields were ~450 parameters whose SQL Drizzle built chunk by chunk, the
+ * largest share of its CPU in the pipeline (docs/performance.md, session 33).
  */
 export function updateStatement(rows: { id: string; patch: ArticlePatch; at: Date }[]): SQL {
   const fields = fieldsOf(rows[0]!.patch);
-  const values = sql.join(
-    rows.map(
-      (r) =>
-        sql`(${sql.join(
-          [
-            sql`${r.id}::uuid`,
-            sql`${r.at.toISOString()}::timestamptz`,
-            ...fields.map((f) => valueOf(r.patch, f)),
-          ],
-          sql`, `,
-        )})`,
-    ),
-    sql`, `,
-  );
+  const arrays = [
+    sql`${sql.param(rows.map((r) => r.id))}::uuid[]`,
+    sql`${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[]`,
+    ...fields.map((f) => sql`${sql.param(rows.map((r) => elementOf(r.patch, f)))}::text[]`),
+  ];
   const columns = sql.join(
     ['id', 'updated_at', ...fields.map(([, column]) => column)].map((c) => sql.identifier(c)),
     sql`, `,
@@ -79,7 +73,7 @@ export function updateStatement(rows: { id: string; patch: ArticlePatch; at: Dat
       sql`updated_at = v.updated_at`,
       ...fields.map(([, column, kind]) => {
         const c = sql.identifier(column);
-        return kind === 'merge' ? sql`${c} = a.${c} || v.${c}` : sql`${c} = v.${c}`;
+        return kind === 'merge' ? sql`${c} = a.${c} || v.${c}::jsonb` : sql`${c} = v.${c}`;
       }),
     ],
     sql`, `,
@@ -89,7 +83,7 @@ export function updateStatement(rows: { id: string; patch: ArticlePatch; at: Dat
     ? sql` and a.processing_status in (${PENDING})`
     : sql``;
   return sql`with done as (
-      update ${articles} as a set ${sets} from (values ${values}) as v(${columns})
+      update ${articles} as a set ${sets} from unnest(${sql.join(arrays, sql`, `)}) as v(${columns})
       where a.id = v.id${guard}
       returning a.id, a.run_id, a.processing_status),
     counted as (
