@@ -62,10 +62,11 @@ export interface PipelineWiringOptions {
 const EMBEDDED_KEY_CHUNK = 50;
 
 /**
- * A run's skips written per statement on PGlite: 100 rows take about 2.5 ms of the loop, 500 (the
- * PostgreSQL part) about 10 ms.
+ * A run's skips written per statement on PGlite: 25 rows take ~1-3 ms of the loop. 100 took about
+ * 2.5 ms on a fast machine and up to 13 ms on a slow one, the longest statement of a run that finds
+ * its items known (health.during_parse, docs/performance.md session 33); 500 is the PostgreSQL part.
  */
-const EMBEDDED_SKIP_CHUNK = 100;
+const EMBEDDED_SKIP_CHUNK = 25;
 
 /** how often every unfinished article is given a job if it has none (besides at start) */
 const SWEEP_CRON = '*/10 * * * *';
