@@ -5,6 +5,7 @@
  * the requests that go to the global fetch instead.
  */
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import OpenAI from 'openai';
@@ -189,6 +190,19 @@ describe('model fetch against a loopback server', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     await expect(send(`http://127.0.0.1:${port}/x`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('fails a status no Response can carry, and the process goes on', async () => {
+    const raw = net.createServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\nno'));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (raw.address() as AddressInfo).port;
+      await expect(send(`http://127.0.0.1:${port}/x`)).rejects.toThrow(/status 999/);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('serves the openai SDK: completions, concurrent calls on kept-alive sockets, error statuses', async () => {

@@ -35,7 +35,7 @@ export class ModelAnswerTooLargeError extends Error {
 
 const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** statuses whose Response has no body (the constructor refuses one) */
-const NO_BODY = new Set([101, 103, 204, 205, 304]);
+const NO_BODY = new Set([204, 205, 304]);
 
 /** kept-alive sockets per scheme, shared by every provider's client in the process */
 let agents: { http: http.Agent; https: https.Agent } | undefined;
@@ -113,15 +113,27 @@ export function modelFetch(opts: ModelFetchOptions = {}): typeof fetch {
         },
         (res) => {
           const status = res.statusCode ?? 0;
+          // a status a Response cannot carry (a server's own 6xx-9xx) fails the call, not the process
+          if (status < 200 || status > 599) {
+            res.destroy();
+            return reject(new Error(`the model server answered with status ${status}`));
+          }
           const headers = responseHeaders(res.rawHeaders);
-          const meta = { status, statusText: res.statusMessage ?? '', headers };
+          const answer = (body: BodyInit | null) => {
+            try {
+              resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
+            } catch {
+              // a reason phrase the WHATWG Response refuses: the status alone
+              resolve(new Response(body, { status, headers }));
+            }
+          };
           if (NO_BODY.has(status) || init?.method === 'HEAD') {
             res.resume();
-            return resolve(new Response(null, meta));
+            return answer(null);
           }
           const stream = decoded(res, headers);
           if ((res.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream'))
-            return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, meta));
+            return answer(Readable.toWeb(stream) as ReadableStream<Uint8Array>);
           const chunks: Buffer[] = [];
           let size = 0;
           stream.on('data', (chunk: Buffer) => {
@@ -133,7 +145,7 @@ export function modelFetch(opts: ModelFetchOptions = {}): typeof fetch {
           });
           stream.on('error', reject);
           res.on('error', reject);
-          stream.on('end', () => resolve(new Response(Buffer.concat(chunks, size), meta)));
+          stream.on('end', () => answer(Buffer.concat(chunks, size)));
         },
       );
       request.on('error', reject);
