@@ -205,6 +205,27 @@ describe('model fetch against a loopback server', () => {
     }
   });
 
+  it('speaks TLS to an https base URL', async () => {
+    let first: number | undefined;
+    const raw = net.createServer((socket) => {
+      socket.once('data', (chunk: Buffer) => {
+        first = chunk[0];
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (raw.address() as AddressInfo).port;
+      await expect(
+        send(`https://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', body: '{}' }),
+      ).rejects.toThrow();
+      // a TLS handshake record (ClientHello), not an HTTP request line
+      expect(first).toBe(0x16);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it('serves the openai SDK: completions, concurrent calls on kept-alive sockets, error statuses', async () => {
     const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'sk-x', fetch: send, maxRetries: 0 });
     const answers = await Promise.all(

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type zlib from 'node:zlib';
 
 /**
  * The fetch the model SDK sends its requests with: node:http(s) on keep-alive agents, answered as a
@@ -37,13 +37,20 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** statuses whose Response has no body (the constructor refuses one) */
 const NO_BODY = new Set([204, 205, 304]);
 
+/**
+ * node:https (and with it TLS) and node:zlib are loaded on first use: the idle process holds
+ * neither for this (docs/decisions/0003-idle-memory.md)
+ */
+const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
+const zlibModule = () => process.getBuiltinModule('node:zlib') as typeof zlib;
+
 /** kept-alive sockets per scheme, shared by every provider's client in the process */
-let agents: { http: http.Agent; https: https.Agent } | undefined;
-const agentsFor = () =>
-  (agents ??= {
-    http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-    https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  });
+let httpAgent: http.Agent | undefined;
+let httpsAgent: https.Agent | undefined;
+const agentFor = (secure: boolean): http.Agent =>
+  secure
+    ? (httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true, scheduling: 'lifo' }))
+    : (httpAgent ??= new http.Agent({ keepAlive: true, scheduling: 'lifo' }));
 
 type Body = string | Uint8Array | ArrayBuffer | null | undefined;
 const sendable = (b: unknown): b is Body =>
@@ -77,13 +84,14 @@ function responseHeaders(raw: string[]): Headers {
 /** the body as sent, decoded when the server compressed it */
 function decoded(res: http.IncomingMessage, headers: Headers): Readable {
   const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const z = encoding ? zlibModule() : null;
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
-      ? zlib.createGunzip()
+      ? z!.createGunzip()
       : encoding === 'deflate'
-        ? zlib.createInflate()
+        ? z!.createInflate()
         : encoding === 'br'
-          ? zlib.createBrotliDecompress()
+          ? z!.createBrotliDecompress()
           : null;
   if (!decoder) return res;
   headers.delete('content-encoding');
@@ -103,12 +111,12 @@ export function modelFetch(opts: ModelFetchOptions = {}): typeof fetch {
     return new Promise<Response>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       const secure = url.protocol === 'https:';
-      const request = (secure ? https : http).request(
+      const request = (secure ? httpsModule() : http).request(
         url,
         {
           method: init?.method ?? 'GET',
           headers: headerRecord(init?.headers),
-          agent: secure ? agentsFor().https : agentsFor().http,
+          agent: agentFor(secure),
           ...(signal ? { signal } : {}),
         },
         (res) => {
