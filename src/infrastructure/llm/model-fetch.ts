@@ -7,7 +7,7 @@ import type zlib from 'node:zlib';
  * The fetch the model SDK sends its requests with: node:http(s) on keep-alive agents, answered as a
  * WHATWG `Response`. The SDK needs no more of fetch than a request out and a Response back, and
  * Node's fetch costs ~0.25 ms of CPU a call in request objects, header validation and its fetch
- * algorithm, a third of the pipeline's own CPU an article on PostgreSQL
+ * algorithm, about a quarter of the pipeline's own CPU an article on PostgreSQL
  * (docs/decisions/0170-model-requests-on-node-http.md).
  *
  * What it does differently from fetch, on purpose:
@@ -136,6 +136,8 @@ export function modelFetch(opts: ModelFetchOptions = {}): typeof fetch {
             }
           };
           if (NO_BODY.has(status) || init?.method === 'HEAD') {
+            // nothing is read from it: a connection lost now has no one to tell
+            res.on('error', () => {});
             res.resume();
             return answer(null);
           }
