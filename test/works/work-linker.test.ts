@@ -6,7 +6,8 @@ import { makeArticle, makeTopic } from '../helpers/article-factories.js';
 import type { Database } from '../../src/infrastructure/db/client.js';
 import { rowsOf } from '../../src/infrastructure/db/client.js';
 import { DrizzleWorkStore } from '../../src/infrastructure/db/repositories/work.repository.js';
-import { WorkLinker } from '../../src/application/works/work-linker.service.js';
+import { TEXT_READ, WorkLinker } from '../../src/application/works/work-linker.service.js';
+import type { WorkLinkStore } from '../../src/application/works/works.ports.js';
 import { WorksService } from '../../src/application/works/works.service.js';
 import { semanticScholarLinks } from '../../src/domain/works.js';
 
@@ -249,5 +250,55 @@ describe.each(dbKinds())('work linker (%s)', (kind) => {
     const many = await countFor(2, 40);
     expect(few).toBeGreaterThan(0);
     expect(many).toBe(few);
+    // past TEXT_READ articles, only the reads of their texts are more: one more a TEXT_READ
+    const more = await countFor(3, 2 * TEXT_READ + 10);
+    expect(more).toBe(few + 2);
+  });
+
+  it('holds the texts of at most TEXT_READ articles at once, and links the whole batch', async () => {
+    const reads: number[] = [];
+    class ReadCounting extends DrizzleWorkStore {
+      override locked<T>(fn: (store: WorkLinkStore) => Promise<T>): Promise<T> {
+        return super.locked((s) =>
+          fn(
+            new Proxy(s, {
+              get(t, p, r) {
+                const v = Reflect.get(t, p, r) as unknown;
+                if (p !== 'articles' || typeof v !== 'function') return v;
+                return (ids: string[]) => {
+                  reads.push(ids.length);
+                  return (v as (ids: string[]) => unknown).call(t, ids);
+                };
+              },
+            }),
+          ),
+        );
+      }
+    }
+    const counted = new WorkLinker(new ReadCounting(database.db), clock, silent);
+    const n = 2 * TEXT_READ + 7;
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++)
+      ids.push(
+        (
+          await makeArticle(database.db, {
+            topicId,
+            content: `${WIRE.slice(i % 40)} Bulletin ${i}.`,
+            publishedAt: new Date(Date.UTC(2024, 5, 1, 0, i)),
+          })
+        ).id,
+      );
+    const summary = await counted.linkArticles(ids);
+    expect(summary.articles).toBe(n);
+    expect(Math.max(...reads)).toBeLessThanOrEqual(TEXT_READ);
+    expect(reads.reduce((a, b) => a + b, 0)).toBe(n);
+    // every article fingerprinted, and the copies (one wire story) in one work
+    const fingerprinted = rowsOf<{ n: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n from work_fingerprints where article_id = any(${`{${ids.join(',')}}`}::uuid[])`,
+      ),
+    )[0]!.n;
+    expect(fingerprinted).toBe(n);
+    expect(new Set(await Promise.all(ids.map(workOf))).size).toBe(1);
   });
 });

@@ -18,10 +18,17 @@ import type { CopyCandidate, LinkArticle, WorkDecision, WorkLinkStore, WorkMembe
 
 /**
  * Articles linked in one locked batch at most (and the `work.link` jobs taken at once); a longer
- * list is worked off batch by batch. A batch costs a fixed number of statements, so a bigger one
- * costs less per article; it holds the linker's lock for longer.
+ * list is worked off batch by batch. A batch costs a fixed number of statements (about a dozen), so
+ * a bigger one costs less per article; it holds the linker's lock for longer (250 articles: tens of
+ * milliseconds). Was 100 until session 34 (`pipeline.work_linking`, docs/performance.md).
  */
-export const LINK_BATCH = 100;
+export const LINK_BATCH = 250;
+/**
+ * Articles whose texts are held at once: a batch reads its articles' texts (up to 200,000
+ * characters each, and up to 500,000 of feed HTML) this many at a time and keeps only what it
+ * needs of them (fingerprint, bands, references), so a batch's memory does not grow with its size.
+ */
+export const TEXT_READ = 50;
 /** Copy candidates compared per article at most (a bucket shared by many boilerplate texts). */
 const MAX_COPY_CANDIDATES = 200;
 /** Articles of a work read at most when merging (a work of more is left as it is and logged). */
@@ -69,10 +76,9 @@ export class WorkLinker {
       const batch = unique.slice(from, from + LINK_BATCH);
       await this.store.locked(async (s) => {
         const touched = new Set<string>();
-        const articles = (await s.articles(batch)).map((a) => {
-          const fp = a.text ? fingerprint(a.text) : null;
-          return { a, fp, bands: fp ? bandKeys(fp.signature) : [] };
-        });
+        const articles: Prepared[] = [];
+        for (let i = 0; i < batch.length; i += TEXT_READ)
+          for (const a of await s.articles(batch.slice(i, i + TEXT_READ))) articles.push(prepare(a));
         // the batch's fingerprints first, in one set of statements: copies within the batch find
         // each other as copies stored earlier do
         await s.saveFingerprints(
@@ -229,6 +235,39 @@ export class WorkLinker {
   }
 }
 
+/** an article of a batch with what its text gives, the text itself no longer held */
+interface Prepared {
+  /** the article, without its text and HTML */
+  a: LinkArticle;
+  fp: TextFingerprint | null;
+  bands: number[];
+  /** its own paper identifiers */
+  own: IdentifierKey[];
+  /** links its feed entry names (an arXiv entry's DOI) */
+  fromFeed: ReturnType<typeof arxivEntryLinks>;
+  /** what its text links to or names, its own keys left out */
+  refKeys: string[];
+}
+
+function prepare(a: LinkArticle): Prepared {
+  const fp = a.text ? fingerprint(a.text) : null;
+  const ids = resolveIdentifiers(a);
+  const own = ownIdentifiers(ids);
+  const refs = references(a.text, a.html);
+  const ownKeys = new Set<string>([...own, `url:${a.canonicalUrl}`]);
+  const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
+    (k) => !ownKeys.has(k),
+  );
+  return {
+    a: { ...a, text: null, html: null },
+    fp,
+    bands: fp ? bandKeys(fp.signature) : [],
+    own,
+    fromFeed: arxivEntryLinks(ids.arxivId, a.metadata),
+    refKeys,
+  };
+}
+
 /**
  * What a batch reads of the store before linking its articles one by one, in one statement for
  * each kind of read instead of one per article: identifier links, versions, copy candidates,
@@ -257,20 +296,7 @@ class BatchView {
     private readonly decided: Set<string>,
   ) {}
 
-  static async read(
-    s: WorkLinkStore,
-    articles: { a: LinkArticle; fp: TextFingerprint | null; bands: number[] }[],
-  ): Promise<BatchView> {
-    const parsed = articles.map(({ a, fp, bands }) => {
-      const ids = resolveIdentifiers(a);
-      const own = ownIdentifiers(ids);
-      const refs = references(a.text, a.html);
-      const ownKeys = new Set<string>([...own, `url:${a.canonicalUrl}`]);
-      const refKeys = [...refs.identifiers, ...refs.urls.map((u) => `url:${canonicalizeUrl(u)}`)].filter(
-        (k) => !ownKeys.has(k),
-      );
-      return { a, fp, bands, own, fromFeed: arxivEntryLinks(ids.arxivId, a.metadata), refKeys };
-    });
+  static async read(s: WorkLinkStore, parsed: readonly Prepared[]): Promise<BatchView> {
     const fromFeed = parsed.flatMap((p) => p.fromFeed);
     if (fromFeed.length)
       await s.saveLinks([...new Map(fromFeed.map((l) => [`${l.from} ${l.to}`, l])).values()]);
