@@ -12,7 +12,8 @@ import type { Database } from '../../src/infrastructure/db/client.js';
 import { articles, sourceFetches, sources } from '../../src/infrastructure/db/schema/index.js';
 import { HttpFeedReader } from '../../src/infrastructure/feeds/feed-reader.js';
 import { HttpFetcher } from '../../src/infrastructure/feeds/http-fetcher.js';
-import { PARSE_NICE, ParsePool } from '../../src/infrastructure/feeds/parse-pool.js';
+import { PARSE_NICE, ParsePool, inProcessParsing } from '../../src/infrastructure/feeds/parse-pool.js';
+import iconv from 'iconv-lite';
 
 /** the nice value of each thread of this process (Linux) */
 const threadNices = () =>
@@ -41,6 +42,61 @@ describe('feeds parsed in worker threads', () => {
   });
   afterAll(async () => {
     await feeds?.stop();
+  });
+
+  it('moves a body’s bytes to the worker without copying them, and decodes them there by their charset', async () => {
+    const pool = new ParsePool();
+    const feed = (declaration: string) =>
+      `<?xml version="1.0"${declaration}?><rss version="2.0"><channel><title>Caf\u00e9</title>` +
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          `<item><title>Caf\u00e9 \u20ac${i} \u2014 na\u00efve</title><link>https://example.org/c/${i}</link>` +
+          `<description>Cr\u00e8me br\u00fbl\u00e9e, \u2018quoted\u2019 ${'x'.repeat(100)}</description></item>`,
+      ).join('') +
+      '</channel></rss>';
+    try {
+      // windows-1252 declared in the document: é, €, — and ’ are single bytes there
+      const declared = feed(' encoding="windows-1252"');
+      const bytes = new Uint8Array(iconv.encode(declared, 'windows-1252'));
+      expect(bytes.byteLength).toBeGreaterThan(4096);
+      const expected = await inProcessParsing.parseFeed(declared, 'https://example.org/');
+      const entries = await pool.parseFeedBytes(bytes, 'application/rss+xml', 'https://example.org/');
+      expect(entries).toEqual(expected);
+      expect(entries[3]!.title).toBe('Caf\u00e9 \u20ac3 \u2014 na\u00efve');
+      // moved, not copied: the caller's view is empty now
+      expect(bytes.byteLength).toBe(0);
+      // the charset from the header when the document declares none
+      const undeclared = feed('');
+      const latin = new Uint8Array(iconv.encode(undeclared, 'windows-1252'));
+      expect(
+        await pool.parseFeedBytes(latin, 'text/xml; charset=windows-1252', 'https://example.org/'),
+      ).toEqual(expected);
+      // a small Buffer lives in Node's shared pool: it is copied, the pool stays whole
+      const small = Buffer.from(
+        '<rss version="2.0"><channel><item><title>Small</title><link>https://example.org/s</link></item></channel></rss>',
+      );
+      expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
+      const pooled = small.buffer.byteLength;
+      expect((await pool.parseFeedBytes(small, null, 'https://example.org/')).map((e) => e.title)).toEqual([
+        'Small',
+      ]);
+      expect(small.buffer.byteLength).toBe(pooled);
+      expect(small.toString()).toContain('<title>Small</title>');
+      // a page's bytes the same way
+      const page = new Uint8Array(
+        iconv.encode(
+          `<html><head><meta charset="windows-1252"><title>Caf\u00e9</title></head><body><p>Cr\u00e8me \u20ac ${'y'.repeat(5000)}</p></body></html>`,
+          'windows-1252',
+        ),
+      );
+      const text = await pool.pageTextBytes(page, 'text/html');
+      expect(text.title).toBe('Caf\u00e9');
+      expect(text.text).toContain('Cr\u00e8me \u20ac');
+      expect(page.byteLength).toBe(0);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('the event loop keeps ticking while a 5 MB hostile feed is parsed: the parse runs in another thread', async () => {

@@ -24,12 +24,13 @@ export class HttpFeedReader implements FeedReader {
     const headers: Record<string, string> = { accept: FEED_ACCEPT };
     if (source.etag) headers['if-none-match'] = source.etag;
     if (source.lastModified) headers['if-modified-since'] = source.lastModified;
-    const doc = await this.http.get(source.url, headers, { signal });
+    // the body's bytes go to the parser as they came: decoded where they are parsed
+    const doc = await this.http.getBytes(source.url, headers, { signal });
     if (doc.status === 304) return { notModified: true, status: 304 };
     return {
       notModified: false,
       status: doc.status,
-      entries: await this.parsing.parseFeed(doc.body, doc.url),
+      entries: await this.parsing.parseFeedBytes(doc.bytes, doc.headers.get('content-type'), doc.url),
       etag: doc.headers.get('etag'),
       lastModified: doc.headers.get('last-modified'),
     };
@@ -47,7 +48,7 @@ export class HttpPageReader implements PageReader {
   ) {}
 
   async read(url: string, signal?: AbortSignal): Promise<{ title: string | null; text: string }> {
-    const doc = await this.http.get(
+    const doc = await this.http.getBytes(
       url,
       { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' },
       { untrusted: true, signal },
@@ -56,6 +57,6 @@ export class HttpPageReader implements PageReader {
     const type = doc.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type && !/^text\/|^application\/(xhtml\+)?xml$/.test(type))
       throw new FetchError(`not an HTML page (${type.slice(0, 60)})`);
-    return this.parsing.pageText(doc.body);
+    return this.parsing.pageTextBytes(doc.bytes, doc.headers.get('content-type') ?? null);
   }
 }

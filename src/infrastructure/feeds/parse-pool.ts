@@ -1,11 +1,19 @@
 import type { FeedEntry } from '../../application/pipeline/pipeline.ports.js';
 import { extractPage } from '../../application/shared/text/html-to-text.js';
+import { decodeBody } from './charset.js';
 import { FunctionPool, FunctionPoolError, type FunctionPoolOptions } from '../workers/function-pool.js';
 
 /** Where the feed and page readers turn bytes into entries and text. */
 export interface Parsing {
   parseFeed(body: string, baseUrl: string): Promise<FeedEntry[]>;
   pageText(html: string): Promise<{ title: string | null; text: string }>;
+  /** `parseFeed` of a body as fetched, decoded by its Content-Type and declarations (charset.ts) */
+  parseFeedBytes(bytes: Uint8Array, contentType: string | null, baseUrl: string): Promise<FeedEntry[]>;
+  /** `pageText` of a body as fetched, decoded as `parseFeedBytes` decodes */
+  pageTextBytes(
+    bytes: Uint8Array,
+    contentType: string | null,
+  ): Promise<{ title: string | null; text: string }>;
 }
 
 /**
@@ -17,7 +25,23 @@ export const inProcessParsing: Parsing = {
   // feedsmith loads with the first feed read, not at start (idle memory)
   parseFeed: async (body, baseUrl) => (await import('./feed-parser.js')).parseFeed(body, baseUrl),
   pageText: extractPage,
+  parseFeedBytes: (bytes, contentType, baseUrl) =>
+    inProcessParsing.parseFeed(decodeBody(bytes, contentType).text, baseUrl),
+  pageTextBytes: (bytes, contentType) => extractPage(decodeBody(bytes, contentType).text),
 };
+
+/**
+ * The bytes as a view that can move to a worker without a copy: a view of its whole own buffer.
+ * A view into a shared one (Node's pool of small Buffers, a slice) is copied first: moving that
+ * buffer would take it from whatever else it holds.
+ */
+function movable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const whole =
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}
 
 export type ParsePoolOptions = Pick<
   FunctionPoolOptions,
@@ -68,13 +92,28 @@ export class ParsePool implements Parsing {
     return this.call('pageText', [html]);
   }
 
+  /** the bytes move to the worker: unusable by the caller afterwards */
+  parseFeedBytes(bytes: Uint8Array, contentType: string | null, baseUrl: string): Promise<FeedEntry[]> {
+    const b = movable(bytes);
+    return this.call('parseFeed', [b, baseUrl, contentType], [b.buffer]);
+  }
+
+  /** the bytes move to the worker: unusable by the caller afterwards */
+  pageTextBytes(
+    bytes: Uint8Array,
+    contentType: string | null,
+  ): Promise<{ title: string | null; text: string }> {
+    const b = movable(bytes);
+    return this.call('pageText', [b, contentType], [b.buffer]);
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }
 
-  private async call<T>(fn: string, args: unknown[]): Promise<T> {
+  private async call<T>(fn: string, args: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
     try {
-      return await this.pool.run<T>(fn, args);
+      return await this.pool.run<T>(fn, args, transfer);
     } catch (err) {
       // the source's fetch history says a parse that ran too long is a timeout
       if (err instanceof FunctionPoolError && err.reason === 'timeout')

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 import { niceV8HelperThreads } from './helper-threads.js';
 
 /**
@@ -98,6 +98,8 @@ interface Call {
   id: number;
   fn: string;
   args: unknown[];
+  /** buffers of the arguments moved to the worker, not copied (detached here once sent) */
+  transfer: Transferable[];
   resolve(v: unknown): void;
   reject(e: Error): void;
   timer?: NodeJS.Timeout;
@@ -146,15 +148,25 @@ export class FunctionPool {
     return this.slots.filter((s) => !s.gone).map((s) => s.worker.threadId);
   }
 
-  /** runs `fn(...args)` of the module in a worker thread */
-  run<T>(fn: string, args: unknown[]): Promise<T> {
+  /**
+   * runs `fn(...args)` of the module in a worker thread; the buffers in `transfer` move to the
+   * worker instead of being copied, and are unusable here once the call is sent
+   */
+  run<T>(fn: string, args: unknown[], transfer: Transferable[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new FunctionPoolError(`${this.name} is closed`, 'closed'));
     if (this.queue.length >= (this.opts.maxQueue ?? 1000))
       return Promise.reject(
         new FunctionPoolError(`${this.name} is busy (${this.queue.length} calls waiting)`, 'busy'),
       );
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, fn, args, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({
+        id: this.nextId++,
+        fn,
+        args,
+        transfer,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.pump();
     });
   }
@@ -198,7 +210,7 @@ export class FunctionPool {
         );
       }, limit);
     try {
-      slot.worker.postMessage({ id: call.id, fn: call.fn, args: call.args });
+      slot.worker.postMessage({ id: call.id, fn: call.fn, args: call.args }, call.transfer);
     } catch (err) {
       // arguments that cannot be cloned (a function, a class with private state): the worker is free
       clearTimeout(call.timer);
