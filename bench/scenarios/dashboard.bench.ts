@@ -16,9 +16,10 @@
  * installed, which is what Playwright itself runs for `headless: true`, else the full browser; the
  * notes name which one ran. Until session 35 this scenario kept the full browser; on the 2-vCPU
  * bench machine its headless mode spent ~2.2 s of CPU across its processes a navigation, three
- * times the shell's 0.74 s, nearly all in its own browser process (each navigation opens a fresh
- * browser context), so that work, on two cores shared with the service, set the figure: same page,
- * same minute, median 1,143-1,299 ms against 554-590 ms in the shell (docs/performance.md, session 35).
+ * times the shell's 0.74 s, nearly all in its own browser process (a fresh browser context with a
+ * blank page alone costs it ~0.4 s, the shell under 10 ms), so that work, on two cores shared with
+ * the service, set the figure: same page, same minute, median 1,143-1,299 ms against 554-590 ms
+ * in the shell (docs/performance.md, session 35).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
