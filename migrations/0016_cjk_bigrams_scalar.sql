@@ -3,7 +3,7 @@
 -- 'ABCD' -> 'AB BC CD') instead of a subquery over the runs. A function without a subquery is
 -- inlined into the search vector's expression; the subquery made PostgreSQL run a query for every
 -- row written. Measured in the pipeline on PGlite (1,000 articles a run with zh-TW translations):
--- the article updates' statement time 750 to 510 ms a run, the pipeline process's CPU 2.9 to 2.6 s.
+-- the article updates' statement time ~690 to ~510 ms a run, the pipeline process's CPU 2.9 to 2.6 s.
 -- The stored vectors need no rewrite (test/db/cjk-bigrams.test.ts holds the first version and this
 -- one equal).
 CREATE OR REPLACE FUNCTION cjk_bigrams(t text)
