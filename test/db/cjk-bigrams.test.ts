@@ -9,9 +9,9 @@ import { createTestDatabase, dbKinds } from '../helpers/db.js';
  * every position), and migration 0016 again (one expression of regular-expression replacements, no
  * subquery: inlined into the search vector's expression). The stored search vectors were made by
  * the functions before and are not rewritten, so the current one must give the same text for every
- * input: held here against the body migration 0004 created, on real texts (the ask evaluation set: Guardian and arXiv articles with
- * their hand-written zh-TW translations, bench/fixtures/ask-eval/README.md), on the edges of the
- * character class, and on random mixtures.
+ * input: held here against the body migration 0004 created, on real texts (the ask evaluation set:
+ * Guardian and arXiv articles with their hand-written zh-TW translations,
+ * bench/fixtures/ask-eval/README.md), on the edges of the character class, and on random mixtures.
  */
 const BEFORE = `CREATE OR REPLACE FUNCTION cjk_bigrams_before(t text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
