@@ -14,6 +14,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { checkDataDir, explainDataDirFailure } from './data-dir.js';
 import { withStorableParams } from './storable-params.js';
 import { yieldBetweenStatements } from './pglite-turns.js';
+import { dropSkippedFiles, runtimeFsBundle } from './pglite-fs-bundle.js';
 import { projectRoot } from '../project-root.js';
 
 export type Schema = typeof schema;
@@ -122,12 +123,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (!opts.loadDataDir && !existsSync(join(dir, 'PG_VERSION')))
         await initDataDirInChild(dir, opts.migrate !== false);
     }
+    // an initialized directory: PGlite's share/ and lib/ without what only initdb reads (~5 MB
+    // less resident for the life of the process; pglite-fs-bundle.ts)
+    const bundle = onDisk && !opts.loadDataDir ? runtimeFsBundle() : undefined;
     client = await PGlite.create(dir, {
       startParams: PGLITE_START_PARAMS,
       extensions: PGLITE_EXTENSIONS,
+      ...(bundle ? { fsBundle: bundle.fsBundle } : {}),
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       ...(opts.pgliteFs && !onDisk ? { fs: opts.pgliteFs } : {}),
     });
+    if (bundle) dropSkippedFiles(client.Module.FS, bundle.skipped);
   } catch (err) {
     unlock();
     throw onDisk ? explainDataDirFailure(dir, err) : err;
@@ -241,14 +247,28 @@ async function listenOn(
 }
 
 /**
- * PGlite's own defaults plus a small buffer pool. PGlite runs PostgreSQL inside one WASM memory that
- * never shrinks, and initdb writes shared_buffers = 128MB, nearly all of it touched at start. 1MB
- * (128 pages) holds what one backend's queries pin at once; pages that miss it are read from the OS
- * page cache. Against 8MB the idle service holds ~8 MB less; the pipeline on PGlite spends ~3 % more
- * CPU per article, and a page of the list on 200k articles moved within the machine's noise
- * (docs/decisions/0157-idle-memory-arenas-and-buffer-pool.md; before: 0003, 0148).
+ * PGlite's own defaults plus a small buffer pool and shared memory sized for its one backend.
+ * PGlite runs PostgreSQL inside one WASM memory that never shrinks, and PostgreSQL touches all of
+ * its shared memory at start.
+ * - shared_buffers: initdb writes 128MB. 1MB (128 pages) holds what one backend's queries pin at
+ *   once; pages that miss it are read from the OS page cache. Against 8MB the idle service holds
+ *   ~8 MB less; the pipeline on PGlite spends ~3 % more CPU per article, and a page of the list on
+ *   200k articles moved within the machine's noise (docs/decisions/0157-idle-memory-arenas-and-buffer-pool.md).
+ * - The process table and the lock tables are sized for max_connections (100), the autovacuum slots
+ *   (16) and the WAL senders (10), ~6 MB of the 8MB of shared memory; PGlite runs one backend, no
+ *   autovacuum worker and no replication. With 10, 1 and 0 (and no replication slots) it is 5MB and
+ *   ~2 MB less stays resident. The lock table holds max_locks_per_transaction times the backends'
+ *   slots: 256 keeps 3,072 locks for the one backend (8,128 before); every migration from an empty
+ *   database, applied in one run, succeeds with 120
+ *   (docs/decisions/0172-pglite-runtime-bundle-and-shared-memory.md).
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=1MB'];
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...['-c', 'shared_buffers=1MB'],
+  ...['-c', 'max_connections=10', '-c', 'autovacuum_worker_slots=1'],
+  ...['-c', 'max_wal_senders=0', '-c', 'max_replication_slots=0'],
+  ...['-c', 'max_locks_per_transaction=256'],
+];
 
 /**
  * Extensions the migrations create (`create extension if not exists pg_trgm`, the trigram index of
